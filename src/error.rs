@@ -1,0 +1,119 @@
+//! Errors reported by the splitter: where in the stream, and which rule was broken.
+
+use std::fmt;
+
+/// A problem found in the stream.
+///
+/// Every error names the byte offset in the whole stream (counting from the first byte ever fed)
+/// and the rule that was broken. After an error the splitter resynchronises by itself: later
+/// messages still arrive.
+///
+/// ```
+/// use a2ui_stream::{Config, Framing, Splitter, ErrorKind};
+///
+/// let mut splitter = Splitter::with_config(Config::bare());
+/// let out: Vec<_> = splitter.feed(br#"{"beginRendering": } {"deleteSurface":{"surfaceId":"s"}}"#).collect();
+/// let err = out[0].as_ref().unwrap_err();
+/// assert_eq!(err.offset(), 19);
+/// assert!(matches!(err.kind(), ErrorKind::UnexpectedByte { .. }));
+/// assert!(out[1].is_ok()); // the next message still arrives
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    offset: u64,
+    kind: ErrorKind,
+}
+
+/// The rule an [`Error`] says was broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A byte that JSON does not allow here; `expected` says what the grammar wanted.
+    UnexpectedByte {
+        /// The offending byte.
+        byte: u8,
+        /// What the grammar allowed at this point, in words.
+        expected: &'static str,
+    },
+    /// A string holds a byte sequence that is not UTF-8.
+    InvalidUtf8,
+    /// A string holds a raw control character (below U+0020), which JSON forbids.
+    ControlCharacterInString,
+    /// A backslash escape that JSON does not define, or a malformed `\u` escape.
+    InvalidEscape,
+    /// A value at the top level of an A2UI block that is not an object.
+    NotAnObject,
+    /// A message grew beyond [`Config::max_message_bytes`](crate::Config::max_message_bytes).
+    MessageTooLarge {
+        /// The configured limit.
+        limit: usize,
+    },
+    /// Objects and arrays nested deeper than [`Config::max_depth`](crate::Config::max_depth).
+    TooDeep {
+        /// The configured limit.
+        limit: usize,
+    },
+    /// A possible tag or fence grew beyond [`Config::max_held_bytes`](crate::Config::max_held_bytes);
+    /// the held bytes were released as text.
+    HeldTextTooLong {
+        /// The configured limit.
+        limit: usize,
+    },
+    /// A block or message was still open at its closing tag or at the end of the stream.
+    Unterminated {
+        /// What was left open ("message", "block", "string", ...).
+        what: &'static str,
+    },
+}
+
+impl Error {
+    pub(crate) fn new(offset: u64, kind: ErrorKind) -> Self {
+        Error { offset, kind }
+    }
+
+    /// Byte offset in the whole stream where the problem was found.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The rule that was broken.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnexpectedByte { byte, expected } => {
+                if byte.is_ascii_graphic() || *byte == b' ' {
+                    write!(f, "unexpected byte '{}', expected {}", *byte as char, expected)
+                } else {
+                    write!(f, "unexpected byte 0x{byte:02x}, expected {expected}")
+                }
+            }
+            ErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
+            ErrorKind::ControlCharacterInString => {
+                f.write_str("raw control character in string (must be escaped)")
+            }
+            ErrorKind::InvalidEscape => f.write_str("invalid escape sequence in string"),
+            ErrorKind::NotAnObject => f.write_str("A2UI message must be a JSON object"),
+            ErrorKind::MessageTooLarge { limit } => {
+                write!(f, "message exceeds the limit of {limit} bytes")
+            }
+            ErrorKind::TooDeep { limit } => write!(f, "nesting exceeds the limit of {limit} levels"),
+            ErrorKind::HeldTextTooLong { limit } => {
+                write!(f, "possible tag or fence exceeds the limit of {limit} held bytes")
+            }
+            ErrorKind::Unterminated { what } => write!(f, "unterminated {what}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,39 @@
+//! # a2ui-stream
+//!
+//! Turns what an LLM streams into A2UI messages while it is still streaming.
+//!
+//! Feed every chunk to a [`Splitter`]; in the same call it hands back every piece the chunk
+//! completed: prose [`Event::Text`], whole A2UI messages, and each component of a `surfaceUpdate`
+//! / `updateComponents` as its own standalone [`Message`] the moment its closing brace arrives.
+//!
+//! ```
+//! use a2ui_stream::{Event, Splitter};
+//!
+//! let mut splitter = Splitter::new();
+//! let mut text = String::new();
+//! let mut messages = Vec::new();
+//! for chunk in ["Here you go: <a2ui-js", "on>[{\"beginRendering\":{\"surfaceId\":\"s\",\"root\":\"r\"}},",
+//!               "{\"surfaceUpdate\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"r\",\"com", "ponent\":{}}]}}]</a2ui-json> Enjoy!"] {
+//!     for event in splitter.feed(chunk.as_bytes()).chain(std::iter::empty()) {
+//!         match event.unwrap() {
+//!             Event::Text(t) => text.push_str(std::str::from_utf8(&t).unwrap()),
+//!             Event::Message(m) => messages.push(m.as_str().to_owned()),
+//!         }
+//!     }
+//! }
+//! assert!(splitter.finish().all(|e| e.is_ok()));
+//! assert_eq!(text, "Here you go:  Enjoy!");
+//! assert_eq!(messages[1], r#"{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{}}]}}"#);
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod config;
+mod error;
+mod message;
+mod splitter;
+
+pub use config::{Config, Framing};
+pub use error::{Error, ErrorKind};
+pub use message::{Event, Message, MessageKind};
+pub use splitter::{Events, Splitter};
