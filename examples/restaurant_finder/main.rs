@@ -1,0 +1,143 @@
+//! Restaurant finder: an agent whose UI appears component by component while the model is still
+//! writing.
+//!
+//! ```text
+//! cargo run --example restaurant_finder                       # console, default query, offline
+//! cargo run --example restaurant_finder -- "Top 3 Italian restaurants in New York"
+//! cargo run --example restaurant_finder -- --a2ui 0.8 "Mexican food in San Francisco"
+//! cargo run --example restaurant_finder -- serve --addr 127.0.0.1:8000
+//! ```
+//!
+//! With `OPENAI_API_KEY` and/or `OPENAI_BASE_URL` set it calls that model (`A2UI_MODEL`, default
+//! `gpt-4.1-mini`); otherwise a scripted model streams its answers through the same path
+//! (`A2UI_SCRIPTED_DELAY_MS` sets its pace, default 8 ms per token).
+
+mod console;
+mod llm;
+mod prompt;
+mod scripted;
+mod server;
+mod surface;
+mod tools;
+mod ui;
+
+use llm::{Agent, ModelConfig, RunRequest};
+use scripted::ScriptedModel;
+use ui::Version;
+
+const DEFAULT_QUERY: &str = "Top 5 Chinese restaurants in New York";
+
+const USAGE: &str = "usage:
+  restaurant_finder [--a2ui 0.8|0.9] [QUERY...]          answer one query on the console
+  restaurant_finder [--a2ui 0.8|0.9] serve [--addr ADDR] serve AG-UI on ADDR (default 127.0.0.1:8000)
+
+environment:
+  OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
+  A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 8)";
+
+/// The agent for this process: a real model when configured, else the scripted one (kept running
+/// as long as the returned guard lives).
+async fn start_agent() -> std::io::Result<(Agent, Option<ScriptedModel>, String)> {
+    if let Some(config) = ModelConfig::from_env() {
+        let what = format!("model {} at {}", config.model, config.api_base);
+        return Ok((Agent::new(&config), None, what));
+    }
+    let delay = scripted::delay_from_env();
+    let model = ScriptedModel::start(delay).await?;
+    let config = ModelConfig {
+        api_base: model.api_base(),
+        api_key: "scripted".into(),
+        model: "scripted".into(),
+    };
+    let what = format!(
+        "scripted model at {} ({} ms per token; set OPENAI_API_KEY or OPENAI_BASE_URL for a real one)",
+        config.api_base,
+        delay.as_millis()
+    );
+    Ok((Agent::new(&config), Some(model), what))
+}
+
+struct Args {
+    version: Version,
+    serve: bool,
+    addr: String,
+    query: String,
+}
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut out = Args {
+        version: Version::V09,
+        serve: false,
+        addr: "127.0.0.1:8000".into(),
+        query: String::new(),
+    };
+    let mut words = Vec::new();
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "-h" | "--help" => return Err(USAGE.into()),
+            "--a2ui" | "--a2ui-version" => {
+                let v = args.next().ok_or("--a2ui needs a version (0.8 or 0.9)")?;
+                out.version =
+                    Version::parse(&v).ok_or_else(|| format!("unknown A2UI version `{v}`"))?;
+            }
+            "--v0.8" | "--v08" => out.version = Version::V08,
+            "--v0.9" | "--v09" => out.version = Version::V09,
+            "--addr" => out.addr = args.next().ok_or("--addr needs an address")?,
+            "serve" if words.is_empty() && !out.serve => out.serve = true,
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
+            _ => words.push(a),
+        }
+    }
+    out.query = if words.is_empty() {
+        DEFAULT_QUERY.into()
+    } else {
+        words.join(" ")
+    };
+    Ok(out)
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let (agent, _scripted, what) = match start_agent().await {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("could not start the scripted model: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    if args.serve {
+        let listener = match tokio::net::TcpListener::bind(&args.addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("cannot listen on {}: {e}", args.addr);
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+        let addr = listener
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or(args.addr.clone());
+        eprintln!("AG-UI endpoint: POST http://{addr}/agent (health: GET /healthz), {what}");
+        if let Err(e) = server::serve(listener, agent, args.version).await {
+            eprintln!("server stopped: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+        return std::process::ExitCode::SUCCESS;
+    }
+    eprintln!("{} (A2UI {}): {}", what, args.version.as_str(), args.query);
+    let req = RunRequest::query(args.version, &args.query);
+    let summary = console::run(&agent, &req, &mut std::io::stdout(), 160).await;
+    if summary.failed {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}

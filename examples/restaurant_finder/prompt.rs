@@ -1,0 +1,164 @@
+//! The system prompt: the agent's role, the A2UI rules, a schema summary and worked examples for
+//! the chosen protocol version, and how UI actions come back.
+
+use crate::tools::Restaurant;
+use crate::ui::{self, Version};
+use serde_json::Value;
+
+/// The line of the prompt naming the protocol version (the scripted model reads it too).
+pub fn version_line(v: Version) -> String {
+    format!("A2UI protocol version: {}", v.as_str())
+}
+
+/// Prefix of the user message that carries a UI action back to the model.
+pub const ACTION_PREFIX: &str = "[ui action]";
+
+/// The user message for a UI action: `[ui action] NAME {context JSON}`.
+pub fn action_message(name: &str, context: &Value) -> String {
+    format!("{ACTION_PREFIX} {name} {context}")
+}
+
+/// Parses a user message written by [`action_message`].
+pub fn parse_action_message(text: &str) -> Option<(String, Value)> {
+    let rest = text.trim().strip_prefix(ACTION_PREFIX)?.trim_start();
+    let (name, context) = rest.split_once(' ').unwrap_or((rest, "{}"));
+    let context = serde_json::from_str(context.trim()).ok()?;
+    Some((name.to_owned(), context))
+}
+
+/// Prefix of the user message asking the model to correct an invalid UI.
+pub const RETRY_PREFIX: &str = "[ui rejected]";
+
+/// The user message sent with a retry: what was wrong, and what to do.
+pub fn retry_message(reason: &str) -> String {
+    format!(
+        "{RETRY_PREFIX} The A2UI you wrote was rejected: {reason}\n\
+         Write your whole answer again, with one corrected <a2ui-json> block. Do not call tools again."
+    )
+}
+
+fn schema_summary(v: Version) -> &'static str {
+    match v {
+        Version::V08 => {
+            "Messages (each a JSON object with exactly one key):
+- {\"beginRendering\": {\"surfaceId\": S, \"root\": ROOT_ID, \"styles\": {\"primaryColor\": \"#RRGGBB\", \"font\": F}}} opens a surface.
+- {\"surfaceUpdate\": {\"surfaceId\": S, \"components\": [C, ...]}} adds or replaces components.
+  A component is {\"id\": ID, \"weight\"?: N, \"component\": {TYPE: {PROPERTIES}}}.
+- {\"dataModelUpdate\": {\"surfaceId\": S, \"path\": \"/\", \"contents\": [{\"key\": K, \"valueString\"|\"valueNumber\"|\"valueBoolean\"|\"valueMap\": V}, ...]}}
+  sets data; a list is a valueMap whose entries are keyed item1, item2, ...
+- {\"deleteSurface\": {\"surfaceId\": S}} removes a surface.
+Values shown to the user are {\"literalString\": \"...\"} or {\"path\": \"/data/path\"}.
+Components: Text {text, usageHint: h1..h5|caption|body}, Image {url}, Row / Column {children: {explicitList: [IDs]}},
+List {direction, children: {template: {componentId, dataBinding: \"/items\"}}} (inside a template, paths like \"/name\" are
+relative to the item), Card {child}, Divider {}, Button {child, primary, action: {name, context: [{key, value: {path}}]}},
+TextField {label, text: {path}, textFieldType: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime}."
+        }
+        Version::V09 => {
+            "Messages (each a JSON object with \"version\": \"v0.9\" and one operation key):
+- {\"version\": \"v0.9\", \"createSurface\": {\"surfaceId\": S, \"catalogId\": \"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}} opens a surface.
+- {\"version\": \"v0.9\", \"updateComponents\": {\"surfaceId\": S, \"components\": [C, ...]}} adds or replaces components.
+  A component is flat: {\"id\": ID, \"component\": TYPE, ...PROPERTIES}. The root component MUST have the id \"root\".
+- {\"version\": \"v0.9\", \"updateDataModel\": {\"surfaceId\": S, \"path\": \"/\", \"value\": JSON}} sets data.
+- {\"version\": \"v0.9\", \"deleteSurface\": {\"surfaceId\": S}} removes a surface.
+A value shown to the user is a plain string or {\"path\": \"/data/path\"}.
+Components: Text {text, variant: h1..h5|caption|body}, Image {url}, Row / Column {children: [IDs]},
+List {direction, children: {componentId, path: \"/items\"}} (inside a template, paths like \"name\" are relative to the item),
+Card {child}, Divider {}, Button {child, variant: primary, action: {event: {name, context: {KEY: {path}}}}},
+TextField {label, value: {path}, variant: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime}."
+        }
+    }
+}
+
+fn example_block(messages: &[Value]) -> String {
+    let body: Vec<String> = messages.iter().map(ui::to_json).collect();
+    format!("<a2ui-json>\n[\n{}\n]\n</a2ui-json>", body.join(",\n"))
+}
+
+fn sample_restaurant() -> Restaurant {
+    Restaurant {
+        name: "Example Bistro".into(),
+        cuisine: "French".into(),
+        city: "Paris".into(),
+        detail: "A short line about the food.".into(),
+        rating: 4.5,
+        address: "1 Example Street".into(),
+        image_url: "https://example.com/bistro.jpg".into(),
+        info_link: "https://example.com/bistro".into(),
+    }
+}
+
+/// The whole system prompt for version `v`.
+pub fn system_prompt(v: Version) -> String {
+    let list = example_block(&ui::restaurant_list(
+        v,
+        "Top French restaurants in Paris",
+        &[sample_restaurant()],
+    ));
+    let booking = example_block(&ui::booking_form(
+        v,
+        "Example Bistro",
+        "1 Example Street",
+        "https://example.com/bistro.jpg",
+    ));
+    let confirm = example_block(&ui::confirmation(
+        v,
+        "Example Bistro",
+        "2",
+        "2025-06-01T19:30",
+        "vegetarian",
+        "https://example.com/bistro.jpg",
+    ));
+    format!(
+        "You are a restaurant finder. You help people find restaurants and book a table.
+{version}
+
+# How you answer
+- To find restaurants, call the tool `get_restaurants` (cuisine, location, count). Never invent restaurants.
+- Then answer with one or two sentences of prose and exactly one A2UI block that shows the results:
+  <a2ui-json>[ ...A2UI messages... ]</a2ui-json>
+  Write the block as a JSON array of messages, between those tags, with no markdown fence.
+- Write the messages in this order, so the interface can be drawn while you are still writing:
+  1. the message that opens the surface;
+  2. the components, top-down: every parent before its children, the root first;
+  3. the data model last.
+- Use only the component types listed below, give every component a unique id, and make sure every id you
+  refer to (child, children, template) is a component you send.
+- Use surface `{list_sid}` for results, `{booking_sid}` for the booking form, `{confirm_sid}` for the confirmation.
+
+# A2UI {vstr} summary
+{schema}
+
+# UI actions
+When the user presses a button you get a message `{action} NAME {{context JSON}}`.
+- `{book}` (context: restaurantName, address, imageUrl): show the booking form for that restaurant.
+- `{submit}` (context: restaurantName, partySize, reservationTime, dietary, imageUrl): confirm the booking.
+
+# Example: a result list
+{list}
+
+# Example: a booking form
+{booking}
+
+# Example: a confirmation
+{confirm}
+",
+        version = version_line(v),
+        list_sid = ui::LIST_SURFACE,
+        booking_sid = ui::BOOKING_SURFACE,
+        confirm_sid = ui::CONFIRMATION_SURFACE,
+        vstr = v.as_str(),
+        schema = schema_summary(v),
+        action = ACTION_PREFIX,
+        book = ui::BOOK_ACTION,
+        submit = ui::SUBMIT_ACTION,
+    )
+}
+
+/// Which version a system prompt was written for (read from its version line).
+pub fn version_of_prompt(prompt: &str) -> Option<Version> {
+    prompt.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("A2UI protocol version:")
+            .and_then(Version::parse)
+    })
+}

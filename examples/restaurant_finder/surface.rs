@@ -1,0 +1,308 @@
+//! What a client holds after applying A2UI messages: surfaces with their root, components and data
+//! model. The agent rebuilds this from what it streamed to check the UI before the run ends; tests
+//! rebuild it from what the client received.
+
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Components of the basic catalogs (the same names in v0.8 and v0.9).
+pub const KNOWN_COMPONENTS: &[&str] = &[
+    "Text",
+    "Image",
+    "Icon",
+    "Video",
+    "AudioPlayer",
+    "Row",
+    "Column",
+    "List",
+    "Card",
+    "Tabs",
+    "Divider",
+    "Modal",
+    "Button",
+    "CheckBox",
+    "TextField",
+    "DateTimeInput",
+    "MultipleChoice",
+    "ChoicePicker",
+    "Slider",
+];
+
+/// One surface as a client would hold it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Surface {
+    /// `"v0.8"` or `"v0.9"`.
+    pub version: String,
+    /// Whether `beginRendering` / `createSurface` arrived.
+    pub opened: bool,
+    /// The root component id (v0.8: from `beginRendering`; v0.9: always `root`).
+    pub root: Option<String>,
+    /// Components by id, as last sent.
+    pub components: BTreeMap<String, Value>,
+    /// The data model, as a JSON object.
+    pub data: Value,
+}
+
+/// All surfaces, by id.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ui {
+    pub surfaces: BTreeMap<String, Surface>,
+}
+
+fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string field `{key}`"))
+}
+
+/// Converts v0.8 `contents` entries (`{key, valueString|valueNumber|valueBoolean|valueMap}`) into
+/// plain JSON.
+fn v08_contents(entries: &[Value]) -> Result<Map<String, Value>, String> {
+    let mut out = Map::new();
+    for e in entries {
+        let key = str_field(e, "key")?.to_owned();
+        let value = if let Some(s) = e.get("valueString") {
+            s.clone()
+        } else if let Some(n) = e.get("valueNumber") {
+            n.clone()
+        } else if let Some(b) = e.get("valueBoolean") {
+            b.clone()
+        } else if let Some(Value::Array(m)) = e.get("valueMap") {
+            Value::Object(v08_contents(m)?)
+        } else {
+            return Err(format!("data entry `{key}` has no value"));
+        };
+        out.insert(key, value);
+    }
+    Ok(out)
+}
+
+/// Sets `value` at a JSON-pointer-like `path` ("/" or "" is the whole model) inside `data`.
+fn set_path(data: &mut Value, path: &str, value: Value) {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        *data = value;
+        return;
+    }
+    let mut cur = data;
+    for part in &parts[..parts.len() - 1] {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        let Some(obj) = cur.as_object_mut() else {
+            return;
+        };
+        cur = obj
+            .entry((*part).to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    if !cur.is_object() {
+        *cur = Value::Object(Map::new());
+    }
+    if let (Some(obj), Some(last)) = (cur.as_object_mut(), parts.last()) {
+        obj.insert((*last).to_owned(), value);
+    }
+}
+
+/// Merges v0.8 contents into the data model at `path` (keys in `contents` replace existing keys).
+fn merge_path(data: &mut Value, path: &str, contents: Map<String, Value>) {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let mut cur = data;
+    for part in parts {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        let Some(obj) = cur.as_object_mut() else {
+            return;
+        };
+        cur = obj
+            .entry(part.to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    if !cur.is_object() {
+        *cur = Value::Object(Map::new());
+    }
+    if let Some(obj) = cur.as_object_mut() {
+        obj.extend(contents);
+    }
+}
+
+/// The type name of a component object (v0.8: the single key of `component`; v0.9: `component`).
+pub fn component_type(c: &Value) -> Option<&str> {
+    match c.get("component")? {
+        Value::String(s) => Some(s),
+        Value::Object(m) if m.len() == 1 => m.keys().next().map(String::as_str),
+        _ => None,
+    }
+}
+
+/// The properties of a component (v0.8: the object under its type; v0.9: the component itself).
+fn component_props(c: &Value) -> Option<&Map<String, Value>> {
+    match c.get("component")? {
+        Value::String(_) => c.as_object(),
+        Value::Object(m) => m.values().next().and_then(Value::as_object),
+        _ => None,
+    }
+}
+
+/// Ids a component refers to: `child`, `children` (list or template), and in v0.8 `explicitList`.
+pub fn references(c: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(props) = component_props(c) else {
+        return out;
+    };
+    for key in ["child", "contentChild", "entryPointChild"] {
+        if let Some(Value::String(s)) = props.get(key) {
+            out.push(s.clone());
+        }
+    }
+    let list = |v: &Value, out: &mut Vec<String>| {
+        if let Value::Array(items) = v {
+            out.extend(items.iter().filter_map(Value::as_str).map(str::to_owned));
+        }
+    };
+    match props.get("children") {
+        Some(v @ Value::Array(_)) => list(v, &mut out),
+        Some(Value::Object(m)) => {
+            if let Some(v) = m.get("explicitList") {
+                list(v, &mut out);
+            }
+            let template = m.get("template").unwrap_or(&Value::Null);
+            for t in [template, &Value::Object(m.clone())] {
+                if let Some(Value::String(s)) = t.get("componentId") {
+                    out.push(s.clone());
+                }
+            }
+        }
+        _ => {}
+    }
+    out.dedup();
+    out
+}
+
+impl Ui {
+    /// An empty UI.
+    pub fn new() -> Self {
+        Ui::default()
+    }
+
+    /// Applies one A2UI message (v0.8 or v0.9) the way a client would.
+    pub fn apply(&mut self, msg: &Value) -> Result<(), String> {
+        let obj = msg.as_object().ok_or("message is not a JSON object")?;
+        let version = obj
+            .get("version")
+            .and_then(Value::as_str)
+            .unwrap_or("v0.8")
+            .to_owned();
+        let (key, body) = obj
+            .iter()
+            .find(|(k, _)| k.as_str() != "version")
+            .ok_or("message has no operation")?;
+        let surface_id = str_field(body, "surfaceId")?.to_owned();
+        match key.as_str() {
+            "beginRendering" | "createSurface" => {
+                let s = self.surfaces.entry(surface_id).or_default();
+                s.version = version;
+                s.opened = true;
+                s.root = Some(if key == "beginRendering" {
+                    str_field(body, "root")?.to_owned()
+                } else {
+                    "root".into()
+                });
+            }
+            "surfaceUpdate" | "updateComponents" => {
+                let comps = body
+                    .get("components")
+                    .and_then(Value::as_array)
+                    .ok_or("missing `components` list")?;
+                let s = self.surfaces.entry(surface_id).or_default();
+                if s.version.is_empty() {
+                    s.version = version;
+                }
+                for c in comps {
+                    let id = str_field(c, "id")?.to_owned();
+                    s.components.insert(id, c.clone());
+                }
+            }
+            "dataModelUpdate" => {
+                let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
+                let contents = body
+                    .get("contents")
+                    .and_then(Value::as_array)
+                    .ok_or("missing `contents` list")?;
+                let contents = v08_contents(contents)?;
+                let s = self.surfaces.entry(surface_id).or_default();
+                merge_path(&mut s.data, path, contents);
+            }
+            "updateDataModel" => {
+                let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
+                let value = body.get("value").cloned().unwrap_or(Value::Null);
+                let s = self.surfaces.entry(surface_id).or_default();
+                set_path(&mut s.data, path, value);
+            }
+            "deleteSurface" => {
+                self.surfaces.remove(&surface_id);
+            }
+            other => return Err(format!("unknown operation `{other}`")),
+        }
+        Ok(())
+    }
+
+    /// What is wrong with the UI as a whole: surfaces never opened, a missing root, a reference to
+    /// a component that was never sent, a component of an unknown type, a component nobody reaches.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (sid, s) in &self.surfaces {
+            if !s.opened {
+                out.push(format!(
+                    "surface `{sid}` got components or data but was never opened (beginRendering / createSurface)"
+                ));
+            }
+            for (id, c) in &s.components {
+                match component_type(c) {
+                    None => out.push(format!(
+                        "surface `{sid}`: component `{id}` has no single component type"
+                    )),
+                    Some(t) if !KNOWN_COMPONENTS.contains(&t) => out.push(format!(
+                        "surface `{sid}`: component `{id}` has unknown type `{t}`"
+                    )),
+                    Some(_) => {}
+                }
+                for r in references(c) {
+                    if !s.components.contains_key(&r) {
+                        out.push(format!("surface `{sid}`: component `{id}` refers to `{r}`, which was never sent"));
+                    }
+                }
+            }
+            if let Some(root) = &s.root {
+                if !s.components.contains_key(root) {
+                    out.push(format!(
+                        "surface `{sid}`: root component `{root}` was never sent"
+                    ));
+                } else {
+                    // Everything should hang off the root.
+                    let mut seen = std::collections::BTreeSet::new();
+                    let mut stack = vec![root.clone()];
+                    while let Some(id) = stack.pop() {
+                        if seen.insert(id.clone()) {
+                            if let Some(c) = s.components.get(&id) {
+                                stack.extend(references(c));
+                            }
+                        }
+                    }
+                    for id in s.components.keys().filter(|id| !seen.contains(*id)) {
+                        out.push(format!(
+                            "surface `{sid}`: component `{id}` is not reachable from the root"
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Ids of all surfaces.
+    pub fn surface_ids(&self) -> Vec<String> {
+        self.surfaces.keys().cloned().collect()
+    }
+}

@@ -1,0 +1,606 @@
+//! The A2UI the restaurant finder shows: a restaurant list, a booking form and a confirmation,
+//! each for A2UI v0.8 and v0.9.
+//!
+//! Every builder returns the messages in the order a model should write them: the surface first,
+//! then the components top-down (a parent before its children, so a client can draw each one the
+//! moment it arrives), then the data model.
+
+use crate::tools::Restaurant;
+use serde_json::{json, Map, Value};
+
+/// The A2UI protocol version a run speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// v0.8: `beginRendering`, `surfaceUpdate`, `dataModelUpdate`.
+    V08,
+    /// v0.9: `createSurface`, `updateComponents`, `updateDataModel`.
+    V09,
+}
+
+impl Version {
+    /// Parses `0.8`, `v0.8`, `0.9`, `v0.9` (and `08`, `09`).
+    pub fn parse(s: &str) -> Option<Version> {
+        match s.trim().trim_start_matches(['v', 'V']) {
+            "0.8" | "08" | "0_8" => Some(Version::V08),
+            "0.9" | "09" | "0_9" => Some(Version::V09),
+            _ => None,
+        }
+    }
+
+    /// `"v0.8"` or `"v0.9"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V08 => "v0.8",
+            Version::V09 => "v0.9",
+        }
+    }
+}
+
+/// Surface ids used by the demo.
+pub const LIST_SURFACE: &str = "restaurant-list";
+/// Surface of the booking form.
+pub const BOOKING_SURFACE: &str = "booking-form";
+/// Surface of the booking confirmation.
+pub const CONFIRMATION_SURFACE: &str = "confirmation";
+
+/// The catalog a v0.9 surface uses.
+pub const BASIC_CATALOG_V09: &str =
+    "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+/// Action names the buttons send.
+pub const BOOK_ACTION: &str = "book_restaurant";
+/// Action sent by the booking form's submit button.
+pub const SUBMIT_ACTION: &str = "submit_booking";
+
+/// One component, written once in a version-neutral form and rendered for either version.
+enum C<'a> {
+    Column(&'a [&'a str]),
+    Row(&'a [&'a str]),
+    Card(&'a str),
+    /// A list repeating `template` over the array at `path`.
+    List {
+        template: &'a str,
+        path: &'a str,
+    },
+    /// Text bound to a data path, with an optional usage hint / variant.
+    TextPath(&'a str, Option<&'a str>),
+    /// Literal text.
+    TextLit(&'a str, Option<&'a str>),
+    Image(&'a str),
+    Divider,
+    /// A button with a child label and an action whose context binds keys to paths.
+    Button {
+        child: &'a str,
+        primary: bool,
+        action: &'a str,
+        context: &'a [(&'a str, &'a str)],
+    },
+    TextField {
+        label: &'a str,
+        path: &'a str,
+        number: bool,
+    },
+    DateTime {
+        label: &'a str,
+        path: &'a str,
+    },
+}
+
+fn bound(path: &str) -> Value {
+    json!({ "path": path })
+}
+
+fn literal(v: Version, text: &str) -> Value {
+    match v {
+        Version::V08 => json!({ "literalString": text }),
+        Version::V09 => json!(text),
+    }
+}
+
+/// One component as a v0.8 `{id, component:{Type:{..}}}` or v0.9 `{id, component:"Type", ..}` object.
+fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
+    let (ty, props): (&str, Value) = match c {
+        C::Column(children) | C::Row(children) => {
+            let ty = if matches!(c, C::Column(_)) {
+                "Column"
+            } else {
+                "Row"
+            };
+            let kids = match v {
+                Version::V08 => json!({ "explicitList": children }),
+                Version::V09 => json!(children),
+            };
+            (ty, json!({ "children": kids }))
+        }
+        C::Card(child) => ("Card", json!({ "child": child })),
+        C::List { template, path } => {
+            let kids = match v {
+                Version::V08 => {
+                    json!({ "template": { "componentId": template, "dataBinding": path } })
+                }
+                Version::V09 => json!({ "componentId": template, "path": path }),
+            };
+            ("List", json!({ "direction": "vertical", "children": kids }))
+        }
+        C::TextPath(path, hint) | C::TextLit(path, hint) => {
+            let text = if matches!(c, C::TextPath(..)) {
+                bound(path)
+            } else {
+                literal(v, path)
+            };
+            let mut p = json!({ "text": text });
+            if let (Some(h), Some(obj)) = (hint, p.as_object_mut()) {
+                let key = if v == Version::V08 {
+                    "usageHint"
+                } else {
+                    "variant"
+                };
+                obj.insert(key.into(), json!(h));
+            }
+            ("Text", p)
+        }
+        C::Image(path) => ("Image", json!({ "url": bound(path) })),
+        C::Divider => ("Divider", json!({})),
+        C::Button {
+            child,
+            primary,
+            action,
+            context,
+        } => {
+            let action = match v {
+                Version::V08 => json!({
+                    "name": action,
+                    "context": context.iter().map(|(k, p)| json!({ "key": k, "value": bound(p) })).collect::<Vec<_>>()
+                }),
+                Version::V09 => json!({ "event": {
+                    "name": action,
+                    "context": context.iter().map(|(k, p)| ((*k).to_owned(), bound(p))).collect::<Map<_, _>>()
+                }}),
+            };
+            let mut p = json!({ "child": child, "action": action });
+            if let Some(obj) = p.as_object_mut().filter(|_| *primary) {
+                match v {
+                    Version::V08 => obj.insert("primary".into(), json!(true)),
+                    Version::V09 => obj.insert("variant".into(), json!("primary")),
+                };
+            }
+            ("Button", p)
+        }
+        C::TextField {
+            label,
+            path,
+            number,
+        } => {
+            let mut p = match v {
+                Version::V08 => json!({ "label": literal(v, label), "text": bound(path) }),
+                Version::V09 => json!({ "label": label, "value": bound(path) }),
+            };
+            if let Some(obj) = p.as_object_mut().filter(|_| *number) {
+                match v {
+                    Version::V08 => obj.insert("textFieldType".into(), json!("number")),
+                    Version::V09 => obj.insert("variant".into(), json!("number")),
+                };
+            }
+            ("TextField", p)
+        }
+        C::DateTime { label, path } => {
+            let p = match v {
+                Version::V08 => {
+                    json!({ "label": literal(v, label), "value": bound(path), "enableDate": true, "enableTime": true })
+                }
+                Version::V09 => {
+                    json!({ "label": label, "value": bound(path), "enableDate": true, "enableTime": true })
+                }
+            };
+            ("DateTimeInput", p)
+        }
+    };
+    let mut out = Map::new();
+    out.insert("id".into(), json!(id));
+    if let Some(w) = weight {
+        out.insert("weight".into(), json!(w));
+    }
+    match v {
+        Version::V08 => {
+            out.insert("component".into(), json!({ ty: props }));
+        }
+        Version::V09 => {
+            out.insert("component".into(), json!(ty));
+            if let Value::Object(props) = props {
+                out.extend(props);
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The surface-opening message. In v0.8 the root is named here; in v0.9 it is the component `root`.
+fn open_surface(v: Version, surface: &str, root: &str) -> Value {
+    match v {
+        Version::V08 => json!({ "beginRendering": {
+            "surfaceId": surface, "root": root, "styles": { "primaryColor": "#B3261E", "font": "Roboto" }
+        }}),
+        Version::V09 => json!({ "version": "v0.9", "createSurface": {
+            "surfaceId": surface, "catalogId": BASIC_CATALOG_V09, "theme": { "primaryColor": "#B3261E" }
+        }}),
+    }
+}
+
+fn update_components(v: Version, surface: &str, components: Vec<Value>) -> Value {
+    match v {
+        Version::V08 => {
+            json!({ "surfaceUpdate": { "surfaceId": surface, "components": components } })
+        }
+        Version::V09 => {
+            json!({ "version": "v0.9", "updateComponents": { "surfaceId": surface, "components": components } })
+        }
+    }
+}
+
+/// A v0.8 `contents` entry for one JSON value (strings, numbers, booleans, nested maps).
+fn v08_entry(key: &str, value: &Value) -> Value {
+    match value {
+        Value::Number(n) => json!({ "key": key, "valueNumber": n }),
+        Value::Bool(b) => json!({ "key": key, "valueBoolean": b }),
+        Value::Object(map) => {
+            json!({ "key": key, "valueMap": map.iter().map(|(k, v)| v08_entry(k, v)).collect::<Vec<_>>() })
+        }
+        Value::Array(items) => json!({ "key": key, "valueMap": items.iter().enumerate()
+            .map(|(i, v)| v08_entry(&format!("item{}", i + 1), v)).collect::<Vec<_>>() }),
+        Value::String(s) => json!({ "key": key, "valueString": s }),
+        Value::Null => json!({ "key": key, "valueString": "" }),
+    }
+}
+
+/// Sets the whole data model of a surface to `data` (a JSON object).
+fn set_data(v: Version, surface: &str, data: &Value) -> Value {
+    match v {
+        Version::V08 => {
+            let contents: Vec<Value> = data
+                .as_object()
+                .map(|m| m.iter().map(|(k, val)| v08_entry(k, val)).collect())
+                .unwrap_or_default();
+            json!({ "dataModelUpdate": { "surfaceId": surface, "path": "/", "contents": contents } })
+        }
+        Version::V09 => {
+            json!({ "version": "v0.9", "updateDataModel": { "surfaceId": surface, "path": "/", "value": data } })
+        }
+    }
+}
+
+fn root_id(v: Version, name: &'static str) -> &'static str {
+    match v {
+        Version::V08 => name,
+        Version::V09 => "root",
+    }
+}
+
+/// Inside a list template, v0.8 binds with absolute paths of the item, v0.9 with relative ones.
+fn item_path(v: Version, field: &'static str) -> &'static str {
+    match (v, field) {
+        (Version::V09, f) => f,
+        (Version::V08, "name") => "/name",
+        (Version::V08, "rating") => "/rating",
+        (Version::V08, "detail") => "/detail",
+        (Version::V08, "address") => "/address",
+        (Version::V08, "imageUrl") => "/imageUrl",
+        (Version::V08, "infoLink") => "/infoLink",
+        (Version::V08, _) => "/",
+    }
+}
+
+/// Rating as the card shows it: `★★★★½ 4.6`.
+pub fn stars(rating: f64) -> String {
+    let r = rating.clamp(0.0, 5.0);
+    let full = r.floor() as usize;
+    let half = r - r.floor() >= 0.5;
+    format!(
+        "{}{} {:.1}",
+        "★".repeat(full),
+        if half { "½" } else { "" },
+        rating
+    )
+}
+
+/// The restaurant list: a title and one card per restaurant (image, name, rating, detail,
+/// address, a "Book" button).
+pub fn restaurant_list(v: Version, title: &str, restaurants: &[Restaurant]) -> Vec<Value> {
+    let root = root_id(v, "list-root");
+    let p = |f| item_path(v, f);
+    let comps = vec![
+        component(v, root, None, &C::Column(&["list-title", "list-items"])),
+        component(v, "list-title", None, &C::TextPath("/title", Some("h1"))),
+        component(
+            v,
+            "list-items",
+            None,
+            &C::List {
+                template: "card",
+                path: "/items",
+            },
+        ),
+        component(v, "card", None, &C::Card("card-row")),
+        component(
+            v,
+            "card-row",
+            None,
+            &C::Row(&["card-image", "card-details"]),
+        ),
+        component(v, "card-image", Some(1), &C::Image(p("imageUrl"))),
+        component(
+            v,
+            "card-details",
+            Some(2),
+            &C::Column(&[
+                "card-name",
+                "card-rating",
+                "card-detail",
+                "card-address",
+                "card-book",
+            ]),
+        ),
+        component(v, "card-name", None, &C::TextPath(p("name"), Some("h3"))),
+        component(v, "card-rating", None, &C::TextPath(p("rating"), None)),
+        component(v, "card-detail", None, &C::TextPath(p("detail"), None)),
+        component(
+            v,
+            "card-address",
+            None,
+            &C::TextPath(p("address"), Some("caption")),
+        ),
+        component(
+            v,
+            "card-book",
+            None,
+            &C::Button {
+                child: "card-book-label",
+                primary: true,
+                action: BOOK_ACTION,
+                context: &[
+                    ("restaurantName", p("name")),
+                    ("address", p("address")),
+                    ("imageUrl", p("imageUrl")),
+                ],
+            },
+        ),
+        component(v, "card-book-label", None, &C::TextLit("Book", None)),
+    ];
+    let items: Vec<Value> = restaurants
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name, "rating": stars(r.rating), "detail": r.detail,
+                "address": r.address, "imageUrl": r.image_url, "infoLink": r.info_link
+            })
+        })
+        .collect();
+    vec![
+        open_surface(v, LIST_SURFACE, root),
+        update_components(v, LIST_SURFACE, comps),
+        set_data(v, LIST_SURFACE, &json!({ "title": title, "items": items })),
+    ]
+}
+
+/// The booking form for one restaurant: party size, date and time, dietary needs, a submit button.
+pub fn booking_form(v: Version, restaurant: &str, address: &str, image_url: &str) -> Vec<Value> {
+    let root = root_id(v, "booking-root");
+    let comps = vec![
+        component(
+            v,
+            root,
+            None,
+            &C::Column(&[
+                "booking-title",
+                "booking-image",
+                "booking-address",
+                "booking-party",
+                "booking-time",
+                "booking-dietary",
+                "booking-submit",
+            ]),
+        ),
+        component(v, "booking-title", None, &C::TextPath("/title", Some("h2"))),
+        component(v, "booking-image", None, &C::Image("/imageUrl")),
+        component(v, "booking-address", None, &C::TextPath("/address", None)),
+        component(
+            v,
+            "booking-party",
+            None,
+            &C::TextField {
+                label: "Party size",
+                path: "/partySize",
+                number: true,
+            },
+        ),
+        component(
+            v,
+            "booking-time",
+            None,
+            &C::DateTime {
+                label: "Date and time",
+                path: "/reservationTime",
+            },
+        ),
+        component(
+            v,
+            "booking-dietary",
+            None,
+            &C::TextField {
+                label: "Dietary requirements",
+                path: "/dietary",
+                number: false,
+            },
+        ),
+        component(
+            v,
+            "booking-submit",
+            None,
+            &C::Button {
+                child: "booking-submit-label",
+                primary: true,
+                action: SUBMIT_ACTION,
+                context: &[
+                    ("restaurantName", "/restaurantName"),
+                    ("partySize", "/partySize"),
+                    ("reservationTime", "/reservationTime"),
+                    ("dietary", "/dietary"),
+                    ("imageUrl", "/imageUrl"),
+                ],
+            },
+        ),
+        component(
+            v,
+            "booking-submit-label",
+            None,
+            &C::TextLit("Reserve a table", None),
+        ),
+    ];
+    let data = json!({
+        "title": format!("Book a table at {restaurant}"),
+        "restaurantName": restaurant,
+        "address": address,
+        "imageUrl": image_url,
+        "partySize": "2",
+        "reservationTime": "",
+        "dietary": ""
+    });
+    vec![
+        open_surface(v, BOOKING_SURFACE, root),
+        update_components(v, BOOKING_SURFACE, comps),
+        set_data(v, BOOKING_SURFACE, &data),
+    ]
+}
+
+/// The confirmation card after the booking form was submitted.
+pub fn confirmation(
+    v: Version,
+    restaurant: &str,
+    party_size: &str,
+    time: &str,
+    dietary: &str,
+    image_url: &str,
+) -> Vec<Value> {
+    let root = root_id(v, "confirmation-root");
+    let comps = vec![
+        component(v, root, None, &C::Card("confirmation-column")),
+        component(
+            v,
+            "confirmation-column",
+            None,
+            &C::Column(&[
+                "confirmation-title",
+                "confirmation-image",
+                "confirmation-divider",
+                "confirmation-details",
+                "confirmation-dietary",
+                "confirmation-footer",
+            ]),
+        ),
+        component(
+            v,
+            "confirmation-title",
+            None,
+            &C::TextPath("/title", Some("h2")),
+        ),
+        component(v, "confirmation-image", None, &C::Image("/imageUrl")),
+        component(v, "confirmation-divider", None, &C::Divider),
+        component(
+            v,
+            "confirmation-details",
+            None,
+            &C::TextPath("/details", None),
+        ),
+        component(
+            v,
+            "confirmation-dietary",
+            None,
+            &C::TextPath("/dietary", None),
+        ),
+        component(
+            v,
+            "confirmation-footer",
+            None,
+            &C::TextLit("See you soon!", Some("h5")),
+        ),
+    ];
+    let when = if time.trim().is_empty() {
+        "a time to be confirmed".to_owned()
+    } else {
+        time.to_owned()
+    };
+    let dietary = if dietary.trim().is_empty() {
+        "none".to_owned()
+    } else {
+        dietary.to_owned()
+    };
+    let data = json!({
+        "title": format!("Booked: {restaurant}"),
+        "details": format!("Table for {party_size} at {when}"),
+        "dietary": format!("Dietary requirements: {dietary}"),
+        "imageUrl": image_url
+    });
+    vec![
+        open_surface(v, CONFIRMATION_SURFACE, root),
+        update_components(v, CONFIRMATION_SURFACE, comps),
+        set_data(v, CONFIRMATION_SURFACE, &data),
+    ]
+}
+
+/// A `deleteSurface` message, sent before a retry replaces a rejected UI.
+pub fn delete_surface(v: Version, surface: &str) -> Value {
+    match v {
+        Version::V08 => json!({ "deleteSurface": { "surfaceId": surface } }),
+        Version::V09 => json!({ "version": "v0.9", "deleteSurface": { "surfaceId": surface } }),
+    }
+}
+
+/// Where a key goes when a message is written out: identification first, long lists last, so a
+/// streaming reader learns what a message is before its bulk arrives.
+fn key_rank(key: &str) -> u8 {
+    match key {
+        "version" => 0,
+        "surfaceId" => 1,
+        "id" => 2,
+        "component" => 3,
+        "components" | "contents" | "value" => 9,
+        _ => 5,
+    }
+}
+
+/// Compact JSON text of `v` with object keys in reading order (see [`key_rank`]), as a model
+/// writing A2UI would put them.
+pub fn to_json(v: &Value) -> String {
+    let mut out = String::new();
+    write_json(v, &mut out);
+    out
+}
+
+fn write_json(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| key_rank(a.0).cmp(&key_rank(b.0)).then(a.0.cmp(b.0)));
+            out.push('{');
+            for (i, (k, val)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                write_json(val, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
