@@ -30,6 +30,7 @@ const DEFAULT_QUERY: &str = "Top 5 Chinese restaurants in New York";
 const USAGE: &str = "usage:
   restaurant_finder [--a2ui 0.8|0.9] [QUERY...]          answer one query on the console
   restaurant_finder [--a2ui 0.8|0.9] serve [--addr ADDR] serve AG-UI on ADDR (default 127.0.0.1:8000)
+  restaurant_finder [--a2ui 0.8|0.9] --print-prompt     print the system prompt and exit
 
 environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
@@ -60,6 +61,7 @@ async fn start_agent() -> std::io::Result<(Agent, Option<ScriptedModel>, String)
 struct Args {
     version: Version,
     serve: bool,
+    print_prompt: bool,
     addr: String,
     query: String,
 }
@@ -68,6 +70,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut out = Args {
         version: Version::V09,
         serve: false,
+        print_prompt: false,
         addr: "127.0.0.1:8000".into(),
         query: String::new(),
     };
@@ -83,6 +86,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--v0.8" | "--v08" => out.version = Version::V08,
             "--v0.9" | "--v09" => out.version = Version::V09,
+            "--print-prompt" => out.print_prompt = true,
             "--addr" => out.addr = args.next().ok_or("--addr needs an address")?,
             "serve" if words.is_empty() && !out.serve => out.serve = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
@@ -106,6 +110,10 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
+    if args.print_prompt {
+        print!("{}", prompt::system_prompt(args.version));
+        return std::process::ExitCode::SUCCESS;
+    }
     let (agent, _scripted, what) = match start_agent().await {
         Ok(x) => x,
         Err(e) => {
