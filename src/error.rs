@@ -41,6 +41,8 @@ pub enum ErrorKind {
     ControlCharacterInString,
     /// A backslash escape that JSON does not define, or a malformed `\u` escape.
     InvalidEscape,
+    /// A number too large for a 64-bit float (JSON parsers reject it).
+    NumberOutOfRange,
     /// A value at the top level of an A2UI block that is not an object.
     NotAnObject,
     /// A message grew beyond [`Config::max_message_bytes`](crate::Config::max_message_bytes).
@@ -97,6 +99,7 @@ impl fmt::Display for ErrorKind {
                 f.write_str("raw control character in string (must be escaped)")
             }
             ErrorKind::InvalidEscape => f.write_str("invalid escape sequence in string"),
+            ErrorKind::NumberOutOfRange => f.write_str("number out of range"),
             ErrorKind::NotAnObject => f.write_str("A2UI message must be a JSON object"),
             ErrorKind::MessageTooLarge { limit } => {
                 write!(f, "message exceeds the limit of {limit} bytes")
