@@ -70,7 +70,9 @@ pub async fn run<W: Write + Send>(
                 let json = clip(m.as_str(), width.saturating_sub(what.len() + 14).max(20));
                 line(out, &mut at_line_start, format!("a2ui {what} {json}"));
             }
-            AgentEvent::StreamProblem(p) => line(out, &mut at_line_start, format!("problem: {p}")),
+            AgentEvent::StreamProblem(e) => {
+                line(out, &mut at_line_start, format!("malformed A2UI {e}"))
+            }
             AgentEvent::ToolCallStart { id, name } => {
                 line(out, &mut at_line_start, format!("tool call {name} ({id})"))
             }

@@ -27,7 +27,7 @@ pub enum AgentEvent {
     /// One complete A2UI message (a component of a component list arrives as its own message).
     A2ui(Message),
     /// The splitter found malformed A2UI in the stream; the UI will be rejected after the stream.
-    StreamProblem(String),
+    StreamProblem(a2ui_stream::Error),
     /// The model started a tool call.
     ToolCallStart { id: String, name: String },
     /// A piece of the tool call's JSON arguments.
@@ -397,9 +397,8 @@ fn emit_split<F>(
             sink(AgentEvent::A2ui(m));
         }
         Err(e) => {
-            let problem = format!("malformed A2UI {e}");
-            attempt.problems.push(problem.clone());
-            sink(AgentEvent::StreamProblem(problem));
+            attempt.problems.push(format!("malformed A2UI {e}"));
+            sink(AgentEvent::StreamProblem(e));
         }
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! With `OPENAI_API_KEY` and/or `OPENAI_BASE_URL` set it calls that model (`A2UI_MODEL`, default
 //! `gpt-4.1-mini`); otherwise a scripted model streams its answers through the same path
-//! (`A2UI_SCRIPTED_DELAY_MS` sets its pace, default 8 ms per token).
+//! (`A2UI_SCRIPTED_DELAY_MS` sets its pace, default 5 ms per token).
 
 mod console;
 mod llm;
@@ -34,7 +34,7 @@ const USAGE: &str = "usage:
 
 environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
-  A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 8)";
+  A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 5)";
 
 /// The agent for this process: a real model when configured, else the scripted one (kept running
 /// as long as the returned guard lives).

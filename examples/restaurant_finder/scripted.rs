@@ -21,7 +21,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 /// Default pause between two streamed tokens.
-pub const DEFAULT_DELAY_MS: u64 = 8;
+pub const DEFAULT_DELAY_MS: u64 = 5;
 
 /// The pause between tokens: `A2UI_SCRIPTED_DELAY_MS` (0 streams as fast as possible), else
 /// [`DEFAULT_DELAY_MS`].
@@ -314,10 +314,21 @@ fn answer_tool_result(version: Version, earlier: &[Value], result: &str) -> Vec<
             "I couldn't find any {what} in {place}. Try another cuisine or city, for example Italian in New York."
         ))];
     }
-    let title = format!("Top {} {what} in {place}", found.len());
+    let n = found.len();
+    let kind = if args.cuisine.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", args.cuisine)
+    };
+    let noun = if n == 1 { "restaurant" } else { "restaurants" };
+    let title = format!("Top {n} {kind}{noun} in {place}");
+    let lead = if n == 1 {
+        format!(" I found one {kind}{noun} in {place}.")
+    } else {
+        format!(" Here are {n} {kind}{noun} in {place}, best rated first.")
+    };
     vec![Piece::Text(format!(
-        " Here are {} {what} in {place}, best rated first.\n{}\nPress Book on any of them to reserve a table.",
-        found.len(),
+        "{lead}\n{}\nPress Book to reserve a table.",
         block(&ui::restaurant_list(version, &title, &found))
     ))]
 }
