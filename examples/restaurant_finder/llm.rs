@@ -453,3 +453,61 @@ fn check(version: Version, attempt: &Attempt) -> Result<(), String> {
         Err(problems.join("; "))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_cut_inside_a_character_is_joined() {
+        let mut j = Utf8Joiner::default();
+        let bytes = "né😀".as_bytes();
+        let mut out = String::new();
+        for b in bytes {
+            out.push_str(&j.push(std::slice::from_ref(b)));
+        }
+        out.push_str(&j.finish());
+        assert_eq!(out, "né😀");
+        assert_eq!(j.push(b"a\xffb"), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn check_rejects_wrong_version_and_dangling_references() {
+        let good = ui::restaurant_list(Version::V09, "T", &[]);
+        let ok = Attempt {
+            messages: good.clone(),
+            problems: vec![],
+        };
+        assert!(check(Version::V09, &ok).is_ok());
+        let err = check(Version::V08, &ok).unwrap_err();
+        assert!(err.contains("this run speaks v0.8"), "{err}");
+        let mut dangling = good;
+        dangling[1]["updateComponents"]["components"][0]["children"] =
+            json!(["list-title", "ghost"]);
+        let err = check(
+            Version::V09,
+            &Attempt {
+                messages: dangling,
+                problems: vec![],
+            },
+        )
+        .unwrap_err();
+        assert!(err.contains("`ghost`"), "{err}");
+        let err = check(
+            Version::V09,
+            &Attempt {
+                messages: vec![],
+                problems: vec!["malformed".into()],
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err, "malformed");
+    }
+
+    #[test]
+    fn a_message_value_goes_through_the_splitter() {
+        let m = message_from_value(&ui::delete_surface(Version::V09, "s")).unwrap();
+        assert_eq!(m.kind(), a2ui_stream::MessageKind::DeleteSurface);
+        assert_eq!(m.surface_id(), Some("s"));
+    }
+}

@@ -162,3 +162,32 @@ pub fn version_of_prompt(prompt: &str) -> Option<Version> {
             .and_then(Version::parse)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn actions_round_trip_through_the_user_message() {
+        let ctx = json!({"restaurantName": "A b", "partySize": 3});
+        let msg = action_message("book_restaurant", &ctx);
+        assert_eq!(
+            parse_action_message(&msg),
+            Some(("book_restaurant".to_owned(), ctx))
+        );
+        assert_eq!(parse_action_message("book me a table"), None);
+    }
+
+    #[test]
+    fn the_prompt_names_its_version_and_shows_examples() {
+        for v in [Version::V08, Version::V09] {
+            let p = system_prompt(v);
+            assert_eq!(version_of_prompt(&p), Some(v));
+            assert_eq!(p.matches("<a2ui-json>\n[").count(), 3);
+            assert!(p.contains(crate::tools::GET_RESTAURANTS));
+        }
+        assert!(system_prompt(Version::V08).contains("beginRendering"));
+        assert!(system_prompt(Version::V09).contains("createSurface"));
+    }
+}

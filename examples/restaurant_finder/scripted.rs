@@ -368,3 +368,62 @@ fn answer_action(version: Version, name: &str, context: &Value) -> Vec<Piece> {
         ))],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_small_and_rejoin_to_the_text() {
+        let text = "Here are 5 Chinese restaurants — «best» first. <a2ui-json>[]</a2ui-json>";
+        let toks = tokens(text);
+        assert!(toks.len() > 10);
+        assert!(toks.iter().all(|t| !t.is_empty() && t.len() <= 8));
+        assert_eq!(toks.concat(), text);
+    }
+
+    #[test]
+    fn reads_cuisine_place_and_count_from_a_query() {
+        let a = parse_query("Top 3 Italian restaurants in New York");
+        assert_eq!(
+            (a.cuisine.as_str(), a.location.as_str(), a.count),
+            ("Italian", "New York", Some(3))
+        );
+        let b = parse_query("some mexican food in SF, maybe two");
+        assert_eq!(
+            (b.cuisine.as_str(), b.location.as_str(), b.count),
+            ("Mexican", "San Francisco", Some(2))
+        );
+        let c = parse_query("hungry");
+        assert_eq!((c.cuisine.as_str(), c.count), ("", Some(5)));
+    }
+
+    #[test]
+    fn a_query_gets_a_tool_call_and_a_result_gets_a_ui() {
+        let system = json!({"role": "system", "content": prompt::system_prompt(Version::V08)});
+        let user = json!({"role": "user", "content": "Top 2 Japanese restaurants in New York"});
+        let first = answer(&json!({"messages": [system, user]}));
+        let Some(Piece::ToolCall {
+            name, arguments, ..
+        }) = first.last()
+        else {
+            panic!("{first:?}")
+        };
+        assert_eq!(name, tools::GET_RESTAURANTS);
+        let result = tools::call_tool(name, arguments).unwrap();
+        let call = json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}]});
+        let tool = json!({"role": "tool", "tool_call_id": "c", "content": result});
+        let second = answer(&json!({"messages": [system, user, call, tool]}));
+        let Some(Piece::Text(t)) = second.first() else {
+            panic!("{second:?}")
+        };
+        assert!(
+            t.contains("<a2ui-json>")
+                && t.contains("beginRendering")
+                && t.contains("Sakura Counter")
+        );
+        let payloads = sse_payloads(&second);
+        assert_eq!(payloads.last().map(String::as_str), Some("[DONE]"));
+    }
+}

@@ -133,3 +133,44 @@ pub fn call_tool(name: &str, arguments: &str) -> Result<String, String> {
     let found = get_restaurants(&args.cuisine, &args.location, count);
     serde_json::to_string(&found).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_by_cuisine_and_city_best_first() {
+        let found = get_restaurants("chinese", "New York", 10);
+        assert_eq!(found.len(), 6);
+        assert!(found
+            .iter()
+            .all(|r| r.cuisine == "Chinese" && r.city == "New York"));
+        assert!(found.windows(2).all(|w| w[0].rating >= w[1].rating));
+        assert_eq!(get_restaurants("Chinese", "nyc", 2).len(), 2);
+        assert_eq!(
+            get_restaurants("italian", "sf", 5)[0].name,
+            "Piccolo Forno North Beach"
+        );
+        assert!(get_restaurants("Peruvian", "New York", 5).is_empty());
+        assert_eq!(get_restaurants("", "", 50).len(), MAX_COUNT);
+    }
+
+    #[test]
+    fn tool_calls_answer_json_or_an_error() {
+        let out: Vec<Restaurant> = serde_json::from_str(
+            &call_tool(
+                GET_RESTAURANTS,
+                r#"{"cuisine":"Mexican","location":"New York","count":2}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(out.len(), 2);
+        assert!(call_tool("get_weather", "{}")
+            .unwrap_err()
+            .contains("unknown tool"));
+        assert!(call_tool(GET_RESTAURANTS, "{\"cuisine\":")
+            .unwrap_err()
+            .contains("not valid"));
+    }
+}

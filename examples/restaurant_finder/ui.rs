@@ -604,3 +604,73 @@ fn write_json(v: &Value, out: &mut String) {
         scalar => out.push_str(&scalar.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::Ui;
+
+    fn all(v: Version) -> Vec<Vec<Value>> {
+        let r = crate::tools::get_restaurants("Chinese", "New York", 3);
+        vec![
+            restaurant_list(v, "Top 3", &r),
+            booking_form(v, "A", "1 Street", "https://example.com/a.jpg"),
+            confirmation(
+                v,
+                "A",
+                "2",
+                "2026-01-01T19:00",
+                "",
+                "https://example.com/a.jpg",
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_builder_makes_a_complete_ui_in_both_versions() {
+        for v in [Version::V08, Version::V09] {
+            for messages in all(v) {
+                let mut ui = Ui::new();
+                for m in &messages {
+                    assert_eq!(m.get("version").is_some(), v == Version::V09, "{m}");
+                    ui.apply(m).unwrap();
+                }
+                assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+                assert_eq!(ui.surfaces.len(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn v08_lists_become_value_maps() {
+        let m = restaurant_list(
+            Version::V08,
+            "T",
+            &crate::tools::get_restaurants("Chinese", "New York", 2),
+        );
+        let mut ui = Ui::new();
+        for x in &m {
+            ui.apply(x).unwrap();
+        }
+        let data = &ui.surfaces[LIST_SURFACE].data;
+        assert_eq!(data["title"], "T");
+        assert_eq!(
+            data["items"]["item2"]["name"],
+            "Golden Lantern Noodle House"
+        );
+    }
+
+    #[test]
+    fn writes_identifying_keys_first() {
+        let text = to_json(&delete_surface(Version::V09, "s"));
+        assert_eq!(
+            text,
+            r#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#
+        );
+        let list = restaurant_list(Version::V09, "T", &[]);
+        assert!(to_json(&list[1]).starts_with(r#"{"version":"v0.9","updateComponents":{"surfaceId":"restaurant-list","components":[{"id":"root","component":"Column""#));
+        assert_eq!(stars(4.6), "★★★★½ 4.6");
+        assert_eq!(Version::parse("v0.8"), Some(Version::V08));
+        assert_eq!(Version::parse("1.0"), None);
+    }
+}
