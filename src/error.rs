@@ -89,7 +89,11 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::UnexpectedByte { byte, expected } => {
                 if byte.is_ascii_graphic() || *byte == b' ' {
-                    write!(f, "unexpected byte '{}', expected {}", *byte as char, expected)
+                    write!(
+                        f,
+                        "unexpected byte '{}', expected {}",
+                        *byte as char, expected
+                    )
                 } else {
                     write!(f, "unexpected byte 0x{byte:02x}, expected {expected}")
                 }
@@ -104,9 +108,14 @@ impl fmt::Display for ErrorKind {
             ErrorKind::MessageTooLarge { limit } => {
                 write!(f, "message exceeds the limit of {limit} bytes")
             }
-            ErrorKind::TooDeep { limit } => write!(f, "nesting exceeds the limit of {limit} levels"),
+            ErrorKind::TooDeep { limit } => {
+                write!(f, "nesting exceeds the limit of {limit} levels")
+            }
             ErrorKind::HeldTextTooLong { limit } => {
-                write!(f, "possible tag or fence exceeds the limit of {limit} held bytes")
+                write!(
+                    f,
+                    "possible tag or fence exceeds the limit of {limit} held bytes"
+                )
             }
             ErrorKind::Unterminated { what } => write!(f, "unterminated {what}"),
         }

@@ -255,7 +255,12 @@ mod tests {
             _ => 1,
         };
         for k in 1..decided_at.min(p.len()) {
-            assert_eq!(f(&p[..k], false), Class::Partial, "prefix {k} of {}", String::from_utf8_lossy(p));
+            assert_eq!(
+                f(&p[..k], false),
+                Class::Partial,
+                "prefix {k} of {}",
+                String::from_utf8_lossy(p)
+            );
         }
     }
 
@@ -263,11 +268,19 @@ mod tests {
     fn prose_tags() {
         check(prose, b"<a2ui-json>[", Class::Match(11, Act::OpenBlock));
         check(prose, b"<A2UI-JSON>[", Class::Match(11, Act::OpenBlock));
-        check(prose, b"<a2ui-json id=\"x\">", Class::Match(11, Act::OpenTagAttributes));
+        check(
+            prose,
+            b"<a2ui-json id=\"x\">",
+            Class::Match(11, Act::OpenTagAttributes),
+        );
         check(prose, b"<a2ui-jsonx>", Class::No);
         check(prose, b"<b>", Class::No);
         check(prose, b"</a2ui-json >x", Class::Match(13, Act::Drop));
-        check(prose, b"---a2ui_JSON---\n", Class::Match(15, Act::Delimiter));
+        check(
+            prose,
+            b"---a2ui_JSON---\n",
+            Class::Match(15, Act::Delimiter),
+        );
         check(prose, b"--- a2ui", Class::No);
         check(prose, b"```json\n<a2ui-json>", Class::Match(8, Act::Drop));
         check(prose, b"```\n\n<a2ui-json x>", Class::Match(5, Act::Drop));
@@ -280,18 +293,36 @@ mod tests {
 
     #[test]
     fn block_tokens() {
-        check(between_messages, b"</a2ui-json>\n```\nok", Class::Match(16, Act::CloseBlock));
+        check(
+            between_messages,
+            b"</a2ui-json>\n```\nok",
+            Class::Match(16, Act::CloseBlock),
+        );
         assert_eq!(between_messages(b"</a2ui-json>\n", false), Class::Partial);
-        assert_eq!(between_messages(b"</a2ui-json>\n", true), Class::Match(12, Act::CloseBlock));
-        assert_eq!(between_messages(b"</a2ui-json> Bye", false), Class::Match(12, Act::CloseBlock));
+        assert_eq!(
+            between_messages(b"</a2ui-json>\n", true),
+            Class::Match(12, Act::CloseBlock)
+        );
+        assert_eq!(
+            between_messages(b"</a2ui-json> Bye", false),
+            Class::Match(12, Act::CloseBlock)
+        );
         check(between_messages, b"```json\n", Class::Match(7, Act::Drop));
-        check(between_messages, b"<a2ui-json>", Class::Match(11, Act::Drop));
+        check(
+            between_messages,
+            b"<a2ui-json>",
+            Class::Match(11, Act::Drop),
+        );
         check(between_messages, b"<p>", Class::No);
     }
 
     #[test]
     fn resync_needs_a_message_key() {
-        check(resync, b"{ \"surfaceUpdate\":", Class::Match(0, Act::Message));
+        check(
+            resync,
+            b"{ \"surfaceUpdate\":",
+            Class::Match(0, Act::Message),
+        );
         check(resync, b"{\"version\":", Class::Match(0, Act::Message));
         check(resync, b"{\"id\":", Class::No);
         assert_eq!(resync(b"{\"surf", false), Class::Partial);

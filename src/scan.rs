@@ -187,10 +187,16 @@ impl Lexer {
 
     fn push(&mut self, kind: u8) -> Result<(), ErrorKind> {
         if self.stack.len() >= self.max_depth {
-            return Err(ErrorKind::TooDeep { limit: self.max_depth });
+            return Err(ErrorKind::TooDeep {
+                limit: self.max_depth,
+            });
         }
         self.stack.push(kind);
-        self.st = if kind == b'{' { St::KeyOrClose } else { St::ValueOrClose };
+        self.st = if kind == b'{' {
+            St::KeyOrClose
+        } else {
+            St::ValueOrClose
+        };
         Ok(())
     }
 
@@ -210,7 +216,11 @@ impl Lexer {
             }
             if have + take < width {
                 self.utf8_have += take as u8;
-                return if more { Ok(()) } else { Err((take, ErrorKind::InvalidUtf8)) };
+                return if more {
+                    Ok(())
+                } else {
+                    Err((take, ErrorKind::InvalidUtf8))
+                };
             }
             self.utf8_have = 0;
             if std::str::from_utf8(&self.utf8[..width]).is_err() {
@@ -244,7 +254,8 @@ impl Lexer {
 
     fn end_number(&mut self) -> Result<(), ErrorKind> {
         // Integers of up to 18 digits always fit; anything else must be a finite f64 for serde_json.
-        let plain = self.num.len() <= 18 && self.num.iter().all(|&b| b == b'-' || b.is_ascii_digit());
+        let plain =
+            self.num.len() <= 18 && self.num.iter().all(|&b| b == b'-' || b.is_ascii_digit());
         if !plain {
             let finite = std::str::from_utf8(&self.num)
                 .ok()
@@ -303,7 +314,10 @@ impl Lexer {
                 self.st = St::Lit { word, at: 1 };
                 None
             }
-            _ => Some(Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected: "a value" })),
+            _ => Some(Tok::Err(ErrorKind::UnexpectedByte {
+                byte: b,
+                expected: "a value",
+            })),
         }
     }
 
@@ -380,7 +394,11 @@ impl Lexer {
                     };
                 }
                 St::LowBackslash | St::LowU => {
-                    let want = if self.st == St::LowBackslash { b'\\' } else { b'u' };
+                    let want = if self.st == St::LowBackslash {
+                        b'\\'
+                    } else {
+                        b'u'
+                    };
                     if b != want {
                         return Tok::Err(ErrorKind::InvalidEscape);
                     }
@@ -412,10 +430,18 @@ impl Lexer {
                             *pos += 1;
                             self.stack.pop();
                             self.after_value();
-                            return if b == b'}' { Tok::ObjClose } else { Tok::ArrClose };
+                            return if b == b'}' {
+                                Tok::ObjClose
+                            } else {
+                                Tok::ArrClose
+                            };
                         }
                         _ => {
-                            let expected = if top == Some(b'{') { "',' or '}'" } else { "',' or ']'" };
+                            let expected = if top == Some(b'{') {
+                                "',' or '}'"
+                            } else {
+                                "',' or ']'"
+                            };
                             return Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected });
                         }
                     }
@@ -427,7 +453,10 @@ impl Lexer {
                         *pos += 1;
                         self.st = St::Value;
                     } else {
-                        return Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected: "':'" });
+                        return Tok::Err(ErrorKind::UnexpectedByte {
+                            byte: b,
+                            expected: "':'",
+                        });
                     }
                 }
                 St::KeyOrClose | St::Key => {
@@ -444,8 +473,11 @@ impl Lexer {
                         self.after_value();
                         return Tok::ObjClose;
                     } else {
-                        let expected =
-                            if self.st == St::Key { "a string key" } else { "a string key or '}'" };
+                        let expected = if self.st == St::Key {
+                            "a string key"
+                        } else {
+                            "a string key or '}'"
+                        };
                         return Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected });
                     }
                 }
@@ -487,7 +519,10 @@ impl Lexer {
                             };
                         }
                         None => {
-                            return Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected: "a digit" })
+                            return Tok::Err(ErrorKind::UnexpectedByte {
+                                byte: b,
+                                expected: "a digit",
+                            })
                         }
                     }
                 }
@@ -506,7 +541,10 @@ impl Lexer {
                     self.st = St::Lit { word, at: at + 1 };
                 }
                 St::Done => {
-                    return Tok::Err(ErrorKind::UnexpectedByte { byte: b, expected: "end of value" })
+                    return Tok::Err(ErrorKind::UnexpectedByte {
+                        byte: b,
+                        expected: "end of value",
+                    })
                 }
             }
         }
@@ -554,7 +592,10 @@ mod tests {
         let input = "{\"k\":\"h\u{e9}\u{1F600}llo\"}".as_bytes();
         for cut in 1..input.len() {
             let toks = lex(input, cut);
-            assert!(!toks.iter().any(|t| matches!(t, Tok::Err(_))), "cut {cut}: {toks:?}");
+            assert!(
+                !toks.iter().any(|t| matches!(t, Tok::Err(_))),
+                "cut {cut}: {toks:?}"
+            );
         }
     }
 
@@ -568,18 +609,71 @@ mod tests {
             (b"{\"a\":\"\xff\"}", ErrorKind::InvalidUtf8),
             (b"{\"a\":\"\xe2\x82\"}", ErrorKind::InvalidUtf8),
             (b"{\"a\":1e999}", ErrorKind::NumberOutOfRange),
-            (b"{\"a\":01}", ErrorKind::UnexpectedByte { byte: b'1', expected: "',' or '}'" }),
-            (b"{\"a\":-}", ErrorKind::UnexpectedByte { byte: b'}', expected: "a digit" }),
-            (b"{\"a\":tru}", ErrorKind::UnexpectedByte { byte: b'}', expected: "a literal (true, false or null)" }),
-            (b"{\"a\" 1}", ErrorKind::UnexpectedByte { byte: b'1', expected: "':'" }),
-            (b"{\"a\":1,}", ErrorKind::UnexpectedByte { byte: b'}', expected: "a string key" }),
-            (b"{\"a\":]", ErrorKind::UnexpectedByte { byte: b']', expected: "a value" }),
-            (b"{\"a\":[1}", ErrorKind::UnexpectedByte { byte: b'}', expected: "',' or ']'" }),
-            (b"{1}", ErrorKind::UnexpectedByte { byte: b'1', expected: "a string key or '}'" }),
+            (
+                b"{\"a\":01}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'1',
+                    expected: "',' or '}'",
+                },
+            ),
+            (
+                b"{\"a\":-}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'}',
+                    expected: "a digit",
+                },
+            ),
+            (
+                b"{\"a\":tru}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'}',
+                    expected: "a literal (true, false or null)",
+                },
+            ),
+            (
+                b"{\"a\" 1}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'1',
+                    expected: "':'",
+                },
+            ),
+            (
+                b"{\"a\":1,}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'}',
+                    expected: "a string key",
+                },
+            ),
+            (
+                b"{\"a\":]",
+                ErrorKind::UnexpectedByte {
+                    byte: b']',
+                    expected: "a value",
+                },
+            ),
+            (
+                b"{\"a\":[1}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'}',
+                    expected: "',' or ']'",
+                },
+            ),
+            (
+                b"{1}",
+                ErrorKind::UnexpectedByte {
+                    byte: b'1',
+                    expected: "a string key or '}'",
+                },
+            ),
         ];
         for (input, kind) in cases {
             let toks = lex(input, input.len());
-            assert_eq!(toks.last(), Some(&Tok::Err(kind.clone())), "{}", String::from_utf8_lossy(input));
+            assert_eq!(
+                toks.last(),
+                Some(&Tok::Err(kind.clone())),
+                "{}",
+                String::from_utf8_lossy(input)
+            );
         }
     }
 

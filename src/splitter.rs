@@ -164,7 +164,9 @@ impl Sent {
 fn decode(raw: &[u8]) -> Option<Box<str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw).ok().map(String::into_boxed_str)
+        serde_json::from_slice::<String>(raw)
+            .ok()
+            .map(String::into_boxed_str)
     } else {
         std::str::from_utf8(inner).ok().map(Box::from)
     }
@@ -426,7 +428,12 @@ impl Splitter {
                 self.mode = Mode::Json(Phase::SeekingMessage);
                 self.in_block = true;
             }
-            Act::OpenTagAttributes => self.mode = Mode::TagAttributes { quote: None, len: 0 },
+            Act::OpenTagAttributes => {
+                self.mode = Mode::TagAttributes {
+                    quote: None,
+                    len: 0,
+                }
+            }
             Act::Delimiter | Act::Message => self.mode = Mode::Json(Phase::SeekingMessage),
             Act::CloseBlock => {
                 if self.config.framing == Framing::Tagged {
@@ -445,7 +452,13 @@ impl Splitter {
         match self.mode {
             Mode::Prose => true,
             Mode::Json(Phase::SeekingMessage) => {
-                self.error(at, ErrorKind::UnexpectedByte { byte, expected: "a message object" });
+                self.error(
+                    at,
+                    ErrorKind::UnexpectedByte {
+                        byte,
+                        expected: "a message object",
+                    },
+                );
                 self.mode = Mode::Json(Phase::Resync);
                 false
             }
@@ -461,7 +474,10 @@ impl Splitter {
             let at = self.held_at;
             let mut probe = std::mem::take(&mut self.held);
             let held_len = probe.len();
-            let take = self.probe_limit().saturating_sub(held_len).min(chunk.len() - idx);
+            let take = self
+                .probe_limit()
+                .saturating_sub(held_len)
+                .min(chunk.len() - idx);
             probe.extend_from_slice(&chunk[idx..idx + take]);
             let mut class = self.classify(&probe, eof);
             if class == Class::Partial {
@@ -524,8 +540,10 @@ impl Splitter {
                 Mode::Json(_) => self.in_message(chunk, base, i),
             };
         }
-        if matches!(self.mode, Mode::Json(Phase::InMessage | Phase::SeekingComponents | Phase::InComponent))
-            && !self.cur.discard
+        if matches!(
+            self.mode,
+            Mode::Json(Phase::InMessage | Phase::SeekingComponents | Phase::InComponent)
+        ) && !self.cur.discard
         {
             let from = self.cur.start.max(base) - base;
             self.acc.extend_from_slice(&chunk[from as usize..]);
@@ -537,7 +555,10 @@ impl Splitter {
 
     fn too_large(&mut self) {
         let limit = self.config.max_message_bytes;
-        self.error(self.cur.start + limit as u64, ErrorKind::MessageTooLarge { limit });
+        self.error(
+            self.cur.start + limit as u64,
+            ErrorKind::MessageTooLarge { limit },
+        );
         self.cur.discard = true;
         self.cur.pending.clear();
         self.acc.clear();
@@ -607,7 +628,10 @@ impl Splitter {
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' => {}
                 b'{' => {
-                    self.cur = Current { start: base + j as u64, ..Current::default() };
+                    self.cur = Current {
+                        start: base + j as u64,
+                        ..Current::default()
+                    };
                     self.acc.clear();
                     self.lex.begin_object();
                     self.mode = Mode::Json(Phase::InMessage);
@@ -629,7 +653,10 @@ impl Splitter {
                 _ => {
                     let kind = match b {
                         b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => ErrorKind::NotAnObject,
-                        _ => ErrorKind::UnexpectedByte { byte: b, expected: "a message object" },
+                        _ => ErrorKind::UnexpectedByte {
+                            byte: b,
+                            expected: "a message object",
+                        },
                     };
                     self.error(base + j as u64, kind);
                     self.mode = Mode::Json(Phase::Resync);
@@ -684,7 +711,9 @@ impl Splitter {
                 Tok::Scalar => {}
                 Tok::StrStart => self.on_string_start(),
                 Tok::StrEnd => self.on_string_end(),
-                tok @ (Tok::ObjOpen | Tok::ArrOpen) => self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1),
+                tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
+                    self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1)
+                }
                 tok @ (Tok::ObjClose | Tok::ArrClose) => {
                     if self.on_close(tok == Tok::ObjClose, chunk, base, pos) {
                         return pos;
@@ -706,7 +735,10 @@ impl Splitter {
                     self.mode = Mode::Json(Phase::SeekingComponents);
                 }
             }
-            3 if !object && phase == Phase::SeekingComponents && cur.body_key == Key::Components => {
+            3 if !object
+                && phase == Phase::SeekingComponents
+                && cur.body_key == Key::Components =>
+            {
                 cur.array = (Some(at), None);
                 self.mode = Mode::Json(Phase::InComponent);
             }
@@ -776,7 +808,10 @@ impl Splitter {
             return;
         }
         let raw = self.lex.take_capture().map(<[u8]>::to_vec);
-        let inner = raw.as_deref().and_then(|r| r.get(1..r.len() - 1)).unwrap_or_default();
+        let inner = raw
+            .as_deref()
+            .and_then(|r| r.get(1..r.len() - 1))
+            .unwrap_or_default();
         let cur = &mut self.cur;
         let was_released = cur.released();
         match target {
@@ -902,7 +937,8 @@ impl Splitter {
                     let mut v = Vec::with_capacity(head.len() + tail.len());
                     v.extend_from_slice(head);
                     v.extend_from_slice(tail);
-                    self.out.push_back(Ok(Event::Message(message(Bytes::from(v)))));
+                    self.out
+                        .push_back(Ok(Event::Message(message(Bytes::from(v)))));
                 }
             }
         } else {
