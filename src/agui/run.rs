@@ -5,7 +5,8 @@
 //! - exactly one `RUN_STARTED`, before anything else (sent with the first output);
 //! - each run of prose is one text message (`TEXT_MESSAGE_START`, its `TEXT_MESSAGE_CONTENT`
 //!   deltas, `TEXT_MESSAGE_END`) with one `messageId`; empty deltas are never sent. Prose ends at
-//!   reasoning, a tool call, an A2UI message or [`text_end`](RunBuilder::text_end);
+//!   reasoning, a tool call, an A2UI message, the end of a step or nested run, or
+//!   [`text_end`](RunBuilder::text_end);
 //! - tool calls go `TOOL_CALL_START`, `TOOL_CALL_ARGS`*, `TOOL_CALL_END`, then `TOOL_CALL_RESULT`;
 //!   several may be open at once (parallel calls). Arguments are checked to be JSON at the end;
 //! - reasoning goes `REASONING_START`, `REASONING_MESSAGE_START/CONTENT/END`, `REASONING_END`;
@@ -356,6 +357,7 @@ impl RunBuilder {
         }
         if self.depth > 0 {
             self.depth -= 1;
+            self.end_prose();
             Ok(())
         } else {
             self.finish()
@@ -603,6 +605,7 @@ impl RunBuilder {
             return Err(RunBuilderError::UnknownStep(name.to_owned()));
         };
         self.steps.remove(pos);
+        self.end_prose();
         self.emit(StepFinished::new(name));
         Ok(())
     }
@@ -659,7 +662,7 @@ impl RunBuilder {
                     .surfaces
                     .push(&m)
                     .map_err(|e| RunBuilderError::InvalidA2ui(e.to_string()))?;
-                self.end_prose_for_ui();
+                self.end_prose();
                 self.emit(event);
                 Ok(())
             }
@@ -673,13 +676,14 @@ impl RunBuilder {
         message: Value,
     ) -> Result<(), RunBuilderError> {
         self.start()?;
-        self.end_prose_for_ui();
+        self.end_prose();
         let event = self.surfaces.push_value(surface_id, message);
         self.emit(event);
         Ok(())
     }
 
-    fn end_prose_for_ui(&mut self) {
+    /// Ends open prose and reasoning (at UI, at the end of a step or of a nested run).
+    fn end_prose(&mut self) {
         self.flush_utf8();
         self.close_text();
         self.close_reasoning();
