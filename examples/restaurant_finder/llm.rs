@@ -205,11 +205,6 @@ impl Agent {
         }
     }
 
-    /// The model name this agent calls.
-    pub fn model(&self) -> &str {
-        &self.model
-    }
-
     /// Runs one turn: model calls, tool calls, validation, at most one retry. Every event goes to
     /// `sink` as it happens. `Err` carries the reason the run failed (after the retry, if any).
     pub async fn run<F>(&self, req: &RunRequest, sink: &mut F) -> Result<(), String>

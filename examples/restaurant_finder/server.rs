@@ -1,6 +1,201 @@
-//! AG-UI server (being written).
-use crate::llm::Agent;
+//! The AG-UI endpoint: `POST /agent` takes a `RunAgentInput` and answers with the run as
+//! `text/event-stream`; `GET /healthz` answers `ok`.
+//!
+//! Each run has its own task, run builder and channel; nothing is shared between runs but the
+//! model client. Every event is written to the response the moment the agent loop produces it.
+//!
+//! The run's A2UI version comes from `forwardedProps.a2uiVersion` (`"v0.8"` / `"v0.9"`), else the
+//! server's default. A button press arrives as `forwardedProps.a2uiAction.userAction`
+//! (`{name, surfaceId, sourceComponentId, context}`) and is passed to the model as a user message.
+
+use crate::llm::{Agent, AgentEvent, RunRequest};
+use crate::prompt;
 use crate::ui::Version;
-pub async fn serve(_l: tokio::net::TcpListener, _a: Agent, _v: Version) -> std::io::Result<()> {
-    Err(std::io::Error::other("not yet"))
+use a2ui_stream::agui::{sse, RunAgentInput, RunBuilder};
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long the response may stay silent before a keep-alive comment is sent.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The `CUSTOM` event sent when the UI was rejected and the model is asked again.
+pub const RETRY_EVENT: &str = "a2ui-retry";
+
+struct AppState {
+    agent: Agent,
+    default_version: Version,
+}
+
+/// The router: `POST /agent`, `GET /healthz`.
+pub fn router(agent: Agent, default_version: Version) -> Router {
+    Router::new()
+        .route("/agent", post(run_agent))
+        .route("/healthz", get(|| async { "ok" }))
+        .with_state(Arc::new(AppState {
+            agent,
+            default_version,
+        }))
+}
+
+/// Serves the router on `listener` until the process ends.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    agent: Agent,
+    default_version: Version,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(agent, default_version)).await
+}
+
+/// Text of an AG-UI message's `content`: a string, or the text parts of a list.
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// What the client asked for: the version, and the conversation for the model (user and assistant
+/// text, then the UI action if there is one).
+pub fn run_request(input: &RunAgentInput, default_version: Version) -> Result<RunRequest, String> {
+    let props = input.forwarded_props.clone().unwrap_or(Value::Null);
+    let version = match props.get("a2uiVersion").and_then(Value::as_str) {
+        Some(v) => Version::parse(v)
+            .ok_or_else(|| format!("unknown A2UI version `{v}` in forwardedProps.a2uiVersion"))?,
+        None => default_version,
+    };
+    let mut history = Vec::new();
+    for m in &input.messages {
+        let m = serde_json::to_value(m).unwrap_or(Value::Null);
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+        let text = content_text(m.get("content"));
+        if matches!(role, "user" | "assistant") && !text.trim().is_empty() {
+            history.push(json!({ "role": role, "content": text }));
+        }
+    }
+    if let Some(action) = props.get("a2uiAction").and_then(|a| a.get("userAction")) {
+        let name = action
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or("forwardedProps.a2uiAction.userAction has no name")?;
+        let context = action.get("context").cloned().unwrap_or_else(|| json!({}));
+        history.push(json!({ "role": "user", "content": prompt::action_message(name, &context) }));
+    }
+    if history
+        .last()
+        .and_then(|m| m.get("role"))
+        .and_then(Value::as_str)
+        != Some("user")
+    {
+        return Err("the run has no user message or UI action to answer".into());
+    }
+    Ok(RunRequest { version, history })
+}
+
+/// Feeds one agent event to the run builder. Refusals cannot happen for a well-behaved loop; if
+/// one does, it is reported in the stream instead of breaking it.
+fn feed(run: &mut RunBuilder, ev: AgentEvent) {
+    let result = match ev {
+        AgentEvent::Text(t) => run.text(&t),
+        AgentEvent::A2ui(m) => run.a2ui(a2ui_stream::Event::Message(m)),
+        AgentEvent::StreamProblem(e) => run.splitter(Err(e)),
+        AgentEvent::ToolCallStart { id, name } => run.tool_call_start(&id, &name),
+        AgentEvent::ToolCallArgs { id, delta } => run.tool_call_args(&id, &delta),
+        AgentEvent::ToolCallEnd { id } => run.tool_call_end(&id),
+        AgentEvent::ToolCallResult { id, content } => run.tool_call_result(&id, &content),
+        AgentEvent::ResponseEnd => run.text_end(),
+        AgentEvent::Retry { reason } => run.custom(RETRY_EVENT, json!({ "reason": reason })),
+    };
+    if let Err(e) = result {
+        let _ = run.custom(
+            "a2ui-stream.agent-error",
+            json!({ "message": e.to_string() }),
+        );
+    }
+}
+
+/// Sends every event the builder has ready, as SSE frames. `false` once the client has gone.
+fn flush(run: &mut RunBuilder, tx: &mpsc::UnboundedSender<Bytes>) -> bool {
+    let mut open = true;
+    for event in run.drain() {
+        match sse::encode(&event) {
+            Ok(frame) => open &= tx.send(Bytes::from(frame)).is_ok(),
+            Err(e) => eprintln!("could not encode an AG-UI event: {e}"),
+        }
+    }
+    open
+}
+
+async fn run_agent(State(app): State<Arc<AppState>>, body: Bytes) -> Response {
+    let input: RunAgentInput = match serde_json::from_slice(&body) {
+        Ok(i) => i,
+        Err(e) => {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("not a RunAgentInput: {e}"),
+            )
+                .into_response()
+        }
+    };
+    let request = run_request(&input, app.default_version);
+    let (tx, rx) = mpsc::unbounded_channel::<Bytes>();
+    let app2 = app.clone();
+    tokio::spawn(async move {
+        let mut run = RunBuilder::from_input(input);
+        let _ = run.start();
+        flush(&mut run, &tx);
+        let request = match request {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = run.fail(e, Some("BAD_REQUEST".into()));
+                flush(&mut run, &tx);
+                return;
+            }
+        };
+        let watch = tx.clone();
+        let mut sink = |ev: AgentEvent| {
+            feed(&mut run, ev);
+            flush(&mut run, &tx);
+        };
+        // Stop working for a client that has gone away.
+        let outcome = tokio::select! {
+            r = app2.agent.run(&request, &mut sink) => Some(r),
+            _ = watch.closed() => None,
+        };
+        match outcome {
+            Some(Ok(())) => {
+                let _ = run.finish();
+            }
+            Some(Err(reason)) => {
+                let _ = run.fail(reason, Some("AGENT_ERROR".into()));
+            }
+            None => return,
+        }
+        flush(&mut run, &watch);
+    });
+    let stream = futures::stream::unfold(rx, |mut rx| async move {
+        match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
+            Ok(Some(frame)) => Some((Ok::<_, std::convert::Infallible>(frame), rx)),
+            Ok(None) => None,
+            Err(_) => Some((Ok(Bytes::from_static(sse::KEEP_ALIVE.as_bytes())), rx)),
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .header(header::CACHE_CONTROL, "no-cache")
+        .header("x-accel-buffering", "no")
+        .body(Body::from_stream(stream))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }

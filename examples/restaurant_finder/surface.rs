@@ -300,9 +300,4 @@ impl Ui {
         }
         out
     }
-
-    /// Ids of all surfaces.
-    pub fn surface_ids(&self) -> Vec<String> {
-        self.surfaces.keys().cloned().collect()
-    }
 }

@@ -1,0 +1,645 @@
+//! End-to-end tests of the restaurant finder example: a slow OpenAI-compatible mock behind the
+//! real async-openai loop and AG-UI server, and the scripted default path in console and server
+//! form.
+
+#![allow(dead_code)]
+
+#[path = "../examples/restaurant_finder/console.rs"]
+mod console;
+#[path = "../examples/restaurant_finder/llm.rs"]
+mod llm;
+#[path = "../examples/restaurant_finder/prompt.rs"]
+mod prompt;
+#[path = "../examples/restaurant_finder/scripted.rs"]
+mod scripted;
+#[path = "../examples/restaurant_finder/server.rs"]
+mod server;
+#[path = "../examples/restaurant_finder/surface.rs"]
+mod surface;
+#[path = "../examples/restaurant_finder/tools.rs"]
+mod tools;
+#[path = "../examples/restaurant_finder/ui.rs"]
+mod ui;
+
+use a2ui_stream::agui::{self, Event, PatchOp, SseReader, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::Response;
+use axum::routing::post;
+use axum::{Json, Router};
+use futures::StreamExt;
+use llm::{Agent, ModelConfig};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use surface::Ui;
+use ui::Version;
+
+// ---------------------------------------------------------------------------------------------
+// A slow OpenAI-compatible mock
+
+/// What the mock answers to a request (its JSON body), as SSE `data:` payloads.
+type Script = Arc<dyn Fn(&Value) -> Vec<String> + Send + Sync>;
+
+#[derive(Clone)]
+struct Mock {
+    script: Script,
+    delay: Duration,
+    /// Set when the mock has written the last chunk of a response that carried A2UI.
+    ui_stream_done: Arc<AtomicBool>,
+    requests: Arc<AtomicUsize>,
+    bodies: Arc<std::sync::Mutex<Vec<Value>>>,
+}
+
+async fn mock_completions(State(mock): State<Mock>, Json(request): Json<Value>) -> Response {
+    mock.requests.fetch_add(1, Ordering::SeqCst);
+    if let Ok(mut b) = mock.bodies.lock() {
+        b.push(request.clone());
+    }
+    let payloads = (mock.script)(&request);
+    let written: String = payloads
+        .iter()
+        .filter_map(|p| serde_json::from_str::<Value>(p).ok())
+        .filter_map(|c| {
+            c["choices"][0]["delta"]["content"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .collect();
+    let carries_ui = written.contains("<a2ui-json>");
+    let done = mock.ui_stream_done.clone();
+    let delay = mock.delay;
+    let stream = futures::stream::unfold(payloads.into_iter(), move |mut it| {
+        let done = done.clone();
+        async move {
+            let p = it.next()?;
+            tokio::time::sleep(delay).await;
+            if carries_ui && it.len() == 0 {
+                // The last chunk is being handed over: the mock has finished streaming.
+                done.store(true, Ordering::SeqCst);
+            }
+            Some((
+                Ok::<_, std::convert::Infallible>(format!("data: {p}\n\n")),
+                it,
+            ))
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .body(Body::from_stream(stream))
+        .unwrap()
+}
+
+async fn start_mock(script: Script, delay: Duration) -> (Mock, String) {
+    let mock = Mock {
+        script,
+        delay,
+        ui_stream_done: Arc::new(AtomicBool::new(false)),
+        requests: Arc::new(AtomicUsize::new(0)),
+        bodies: Arc::new(std::sync::Mutex::new(Vec::new())),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = Router::new()
+        .route("/v1/chat/completions", post(mock_completions))
+        .with_state(mock.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (mock, format!("http://{addr}/v1"))
+}
+
+/// One chat-completion chunk payload.
+fn chunk(delta: Value, finish: Option<&str>) -> String {
+    json!({"id": "mock", "object": "chat.completion.chunk", "created": 1, "model": "mock",
+           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    .to_string()
+}
+
+/// Payloads streaming `text` in pieces of `size` bytes (on character boundaries).
+fn text_payloads(text: &str, size: usize) -> Vec<String> {
+    let mut out = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
+    let mut cur = String::new();
+    for ch in text.chars() {
+        cur.push(ch);
+        if cur.len() >= size {
+            out.push(chunk(json!({"content": std::mem::take(&mut cur)}), None));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(chunk(json!({"content": cur}), None));
+    }
+    out.push(chunk(json!({}), Some("stop")));
+    out.push("[DONE]".into());
+    out
+}
+
+/// Payloads of one `get_restaurants` call whose arguments arrive in three pieces.
+fn tool_call_payloads() -> Vec<String> {
+    vec![
+        chunk(
+            json!({"role": "assistant", "content": "Looking that up. "}),
+            None,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": "call_mock_1", "type": "function",
+                                      "function": {"name": "get_restaurants", "arguments": ""}}]}),
+            None,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"cuisine\":\"Chi"}}]}),
+            None,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "nese\",\"location\":\"New York\","}}]}),
+            None,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "\"count\":3}"}}]}),
+            None,
+        ),
+        chunk(json!({}), Some("tool_calls")),
+        "[DONE]".into(),
+    ]
+}
+
+/// The UI the mock writes (v0.9): a surface, five components top-down, data.
+fn mock_ui() -> Vec<Value> {
+    vec![
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "results",
+               "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "results", "components": [
+            {"id": "root", "component": "Column", "children": ["heading", "first"]},
+            {"id": "heading", "component": "Text", "variant": "h1", "text": {"path": "/title"}},
+            {"id": "first", "component": "Card", "child": "first-name"},
+            {"id": "first-name", "component": "Text", "text": {"path": "/first"}}
+        ]}}),
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "results", "path": "/",
+               "value": {"title": "Chinese in New York", "first": "Red Pepper Pavilion"}}}),
+    ]
+}
+
+fn ui_answer(messages: &[Value]) -> String {
+    let body: Vec<String> = messages.iter().map(Value::to_string).collect();
+    format!(
+        "Here is what I found.\n<a2ui-json>\n[\n{}\n]\n</a2ui-json>\nEnjoy!",
+        body.join(",\n")
+    )
+}
+
+fn last_role(request: &Value) -> String {
+    request["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["role"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
+fn last_content(request: &Value) -> String {
+    request["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The AG-UI side
+
+async fn start_server(agent: Agent, version: Version) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { server::serve(listener, agent, version).await.unwrap() });
+    format!("http://{addr}")
+}
+
+fn run_input(run_id: &str, user: &str, forwarded: Value) -> Value {
+    json!({
+        "threadId": "thread-1", "runId": run_id, "state": {}, "tools": [], "context": [],
+        "messages": [{"id": format!("{run_id}-user"), "role": "user", "content": user}],
+        "forwardedProps": forwarded
+    })
+}
+
+/// Posts a run and reads its events as they arrive; `on_event` sees each one on arrival.
+async fn post_run(base: &str, input: &Value, mut on_event: impl FnMut(&Event)) -> Vec<Event> {
+    let client = reqwest::Client::new();
+    let resp = client
+        .post(format!("{base}/agent"))
+        .header("content-type", "application/json")
+        .body(input.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let mut reader = SseReader::new();
+    let mut events = Vec::new();
+    let mut body = resp.bytes_stream();
+    while let Some(chunk) = body.next().await {
+        for ev in reader.feed(&chunk.unwrap()) {
+            let ev = ev.unwrap();
+            on_event(&ev);
+            events.push(ev);
+        }
+    }
+    events
+}
+
+fn types(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| e.event_type().as_str().to_owned())
+        .collect()
+}
+
+/// The A2UI operations of every `a2ui-surface` activity, in arrival order, rebuilt from the
+/// snapshots and `add` patches the client received.
+fn received_operations(events: &[Event]) -> Vec<Value> {
+    let mut per_activity: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    let mut order = Vec::new();
+    for e in events {
+        match e {
+            Event::ActivitySnapshot(s) if s.activity_type == A2UI_ACTIVITY_TYPE => {
+                let ops = s
+                    .content
+                    .get(A2UI_OPERATIONS)
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                order.extend(ops.iter().cloned());
+                per_activity.insert(s.message_id.clone(), ops);
+            }
+            Event::ActivityDelta(d) if d.activity_type == A2UI_ACTIVITY_TYPE => {
+                let ops = per_activity
+                    .get_mut(&d.message_id)
+                    .expect("delta for an activity with no snapshot");
+                for p in &d.patch {
+                    match p {
+                        PatchOp::Add { path, value }
+                            if path == &format!("/{A2UI_OPERATIONS}/-") =>
+                        {
+                            ops.push(value.clone());
+                            order.push(value.clone());
+                        }
+                        other => panic!("unexpected patch {other:?}"),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    order
+}
+
+fn rebuild(ops: &[Value]) -> Ui {
+    let mut ui = Ui::new();
+    for op in ops {
+        ui.apply(op).unwrap();
+    }
+    ui
+}
+
+fn text_of(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextMessageContent(c) => Some(c.delta.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+#[tokio::test]
+async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
+    let script: Script = Arc::new(|req: &Value| {
+        if last_role(req) == "tool" {
+            text_payloads(&ui_answer(&mock_ui()), 4)
+        } else {
+            tool_call_payloads()
+        }
+    });
+    let (mock, api_base) = start_mock(script, Duration::from_millis(15)).await;
+    let agent = Agent::new(&ModelConfig {
+        api_base,
+        api_key: "test-key".into(),
+        model: "mock-model".into(),
+    });
+    let base = start_server(agent, Version::V08).await;
+
+    let mut first_ui_before_mock_done = None;
+    let done = mock.ui_stream_done.clone();
+    let input = run_input(
+        "run-1",
+        "Top 3 Chinese restaurants in New York",
+        json!({"a2uiVersion": "v0.9"}),
+    );
+    let events = post_run(&base, &input, |ev| {
+        if let Event::ActivitySnapshot(s) = ev {
+            if s.activity_type == A2UI_ACTIVITY_TYPE && first_ui_before_mock_done.is_none() {
+                first_ui_before_mock_done = Some(!done.load(Ordering::SeqCst));
+            }
+        }
+    })
+    .await;
+
+    assert_eq!(
+        first_ui_before_mock_done,
+        Some(true),
+        "the first surface event arrived only after the mock finished"
+    );
+    assert!(mock.ui_stream_done.load(Ordering::SeqCst));
+    agui::verify(&events).unwrap();
+    let t = types(&events);
+    assert_eq!(t.first().map(String::as_str), Some("RUN_STARTED"));
+    assert_eq!(t.last().map(String::as_str), Some("RUN_FINISHED"));
+
+    // The tool call went out delta by delta, then its result, computed from the example's data.
+    let pos = |name: &str| {
+        t.iter()
+            .position(|x| x == name)
+            .unwrap_or_else(|| panic!("no {name} in {t:?}"))
+    };
+    assert!(pos("TOOL_CALL_START") < pos("TOOL_CALL_ARGS"));
+    assert!(pos("TOOL_CALL_ARGS") < pos("TOOL_CALL_END"));
+    assert!(pos("TOOL_CALL_END") < pos("TOOL_CALL_RESULT"));
+    assert_eq!(t.iter().filter(|x| *x == "TOOL_CALL_ARGS").count(), 3);
+    let result = events
+        .iter()
+        .find_map(|e| match e {
+            Event::ToolCallResult(r) => Some(r.content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let found: Vec<tools::Restaurant> = serde_json::from_str(&result).unwrap();
+    assert_eq!(found.len(), 3);
+    assert!(found
+        .iter()
+        .all(|r| r.cuisine == "Chinese" && r.city == "New York"));
+    // The second model call carried the tool result back.
+    let bodies = mock.bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(last_role(&bodies[1]), "tool");
+    assert!(bodies[0]["stream"].as_bool().unwrap());
+    assert!(bodies[0]["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("A2UI protocol version: v0.9"));
+
+    // Prose came through without the A2UI JSON.
+    let text = text_of(&events);
+    assert!(
+        text.contains("Looking that up.")
+            && text.contains("Here is what I found.")
+            && text.contains("Enjoy!")
+    );
+    assert!(!text.contains("a2ui-json") && !text.contains("createSurface"));
+
+    // The operations rebuild the UI the mock wrote, one component per operation.
+    let ops = received_operations(&events);
+    assert_eq!(rebuild(&ops), rebuild(&mock_ui()));
+    assert!(rebuild(&ops).problems().is_empty());
+    let component_ops = ops
+        .iter()
+        .filter(|o| o.get("updateComponents").is_some())
+        .count();
+    assert_eq!(
+        component_ops, 4,
+        "each component should arrive as its own operation: {ops:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_ui_is_retried_once_with_the_reason() {
+    let broken = {
+        let mut ui = mock_ui();
+        ui[1]["updateComponents"]["components"][0]["children"] =
+            json!(["heading", "first", "missing"]);
+        ui
+    };
+    let script: Script = Arc::new(move |req: &Value| {
+        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
+            assert!(
+                last_content(req).contains("missing"),
+                "the retry should name the problem"
+            );
+            text_payloads(&ui_answer(&mock_ui()), 16)
+        } else {
+            text_payloads(&ui_answer(&broken), 16)
+        }
+    });
+    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
+    let agent = Agent::new(&ModelConfig {
+        api_base,
+        api_key: "k".into(),
+        model: "m".into(),
+    });
+    let base = start_server(agent, Version::V09).await;
+    let events = post_run(&base, &run_input("run-r", "anything", json!({})), |_| {}).await;
+    agui::verify(&events).unwrap();
+    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
+    let retry = events.iter().find_map(|e| match e {
+        Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
+        _ => None,
+    });
+    assert!(retry.unwrap()["reason"]
+        .as_str()
+        .unwrap()
+        .contains("missing"));
+    assert_eq!(
+        types(&events).last().map(String::as_str),
+        Some("RUN_FINISHED")
+    );
+    // The rejected surface was deleted before the corrected one came.
+    let ops = received_operations(&events);
+    assert!(ops.iter().any(|o| o.get("deleteSurface").is_some()));
+    assert_eq!(rebuild(&ops), rebuild(&mock_ui()));
+}
+
+#[tokio::test]
+async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
+    let script: Script = Arc::new(|_req: &Value| {
+        text_payloads("Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>", 8)
+    });
+    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
+    let agent = Agent::new(&ModelConfig {
+        api_base,
+        api_key: "k".into(),
+        model: "m".into(),
+    });
+    let base = start_server(agent, Version::V09).await;
+    let events = post_run(&base, &run_input("run-e", "anything", json!({})), |_| {}).await;
+    agui::verify(&events).unwrap();
+    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
+    match events.last() {
+        Some(Event::RunError(e)) => assert!(e.message.contains("nowhere"), "{}", e.message),
+        other => panic!("expected RUN_ERROR last, got {other:?}"),
+    }
+}
+
+async fn scripted_agent() -> (Agent, scripted::ScriptedModel) {
+    let model = scripted::ScriptedModel::start(Duration::ZERO)
+        .await
+        .unwrap();
+    let agent = Agent::new(&ModelConfig {
+        api_base: model.api_base(),
+        api_key: "scripted".into(),
+        model: "scripted".into(),
+    });
+    (agent, model)
+}
+
+#[tokio::test]
+async fn scripted_default_path_in_the_console() {
+    let (agent, _model) = scripted_agent().await;
+    let mut out = Vec::new();
+    let req = llm::RunRequest::query(Version::V09, "Top 5 Chinese restaurants in New York");
+    let summary = console::run(&agent, &req, &mut out, 160).await;
+    let out = String::from_utf8(out).unwrap();
+    assert!(!summary.failed, "{out}");
+    assert!(
+        out.contains("Let me look up the best Chinese restaurants in New York."),
+        "{out}"
+    );
+    assert!(out.contains("tool call get_restaurants"), "{out}");
+    assert!(out.contains("tool result: 5 results"), "{out}");
+    assert!(out.contains("a2ui createSurface restaurant-list"), "{out}");
+    assert!(
+        out.contains("a2ui updateComponents restaurant-list#root"),
+        "{out}"
+    );
+    assert!(
+        out.contains("a2ui updateComponents restaurant-list#card-book"),
+        "{out}"
+    );
+    assert!(!out.contains("<a2ui-json>"), "{out}");
+    // 1 surface + 13 components + 1 data model update.
+    assert_eq!(summary.messages, 15, "{out}");
+    assert!(summary.first_component_ms.is_some());
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("summary: first component after "),
+        "{last}"
+    );
+    assert!(last.contains("15 A2UI messages"), "{last}");
+}
+
+#[tokio::test]
+async fn scripted_default_path_over_ag_ui_list_booking_confirmation() {
+    let (agent, _model) = scripted_agent().await;
+    let base = start_server(agent, Version::V09).await;
+    let health = reqwest::get(format!("{base}/healthz")).await.unwrap();
+    assert_eq!(health.status(), 200);
+    assert_eq!(health.text().await.unwrap(), "ok");
+
+    // The list.
+    let events = post_run(
+        &base,
+        &run_input(
+            "run-list",
+            "Top 3 Italian restaurants in New York",
+            json!({}),
+        ),
+        |_| {},
+    )
+    .await;
+    agui::verify(&events).unwrap();
+    let ui = rebuild(&received_operations(&events));
+    assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+    let list = &ui.surfaces[ui::LIST_SURFACE];
+    assert_eq!(list.version, "v0.9");
+    let items = list.data["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3);
+    let first = items[0].clone();
+    assert_eq!(first["name"], "Trattoria Ponte Vecchio");
+
+    // Press "Book" on the first card: the client sends the resolved action context.
+    let book = json!({"a2uiAction": {"userAction": {
+        "name": ui::BOOK_ACTION, "surfaceId": ui::LIST_SURFACE, "sourceComponentId": "card-book",
+        "timestamp": "2026-01-01T12:00:00Z",
+        "context": {"restaurantName": first["name"], "address": first["address"], "imageUrl": first["imageUrl"]}
+    }}});
+    let events = post_run(&base, &run_input("run-book", "", book), |_| {}).await;
+    agui::verify(&events).unwrap();
+    let ui = rebuild(&received_operations(&events));
+    assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+    let form = &ui.surfaces[ui::BOOKING_SURFACE];
+    assert_eq!(form.data["restaurantName"], "Trattoria Ponte Vecchio");
+    assert!(form.components.contains_key("booking-submit"));
+
+    // Submit the form.
+    let submit = json!({"a2uiAction": {"userAction": {
+        "name": ui::SUBMIT_ACTION, "surfaceId": ui::BOOKING_SURFACE, "sourceComponentId": "booking-submit",
+        "context": {"restaurantName": "Trattoria Ponte Vecchio", "partySize": "4",
+                    "reservationTime": "2026-01-02T19:30", "dietary": "vegetarian", "imageUrl": first["imageUrl"]}
+    }}});
+    let events = post_run(&base, &run_input("run-submit", "", submit), |_| {}).await;
+    agui::verify(&events).unwrap();
+    let ui = rebuild(&received_operations(&events));
+    let done = &ui.surfaces[ui::CONFIRMATION_SURFACE];
+    assert_eq!(done.data["details"], "Table for 4 at 2026-01-02T19:30");
+    assert_eq!(done.data["dietary"], "Dietary requirements: vegetarian");
+    assert!(text_of(&events).contains("is booked"));
+}
+
+#[tokio::test]
+async fn scripted_runs_in_v08_are_independent_when_concurrent() {
+    let (agent, _model) = scripted_agent().await;
+    let base = start_server(agent, Version::V09).await;
+    let a = run_input(
+        "run-a",
+        "Mexican food in San Francisco",
+        json!({"a2uiVersion": "v0.8"}),
+    );
+    let b = run_input("run-b", "Top 2 Japanese restaurants in New York", json!({}));
+    let (ea, eb) = tokio::join!(post_run(&base, &a, |_| {}), post_run(&base, &b, |_| {}));
+    agui::verify(&ea).unwrap();
+    agui::verify(&eb).unwrap();
+    let ua = rebuild(&received_operations(&ea));
+    let ub = rebuild(&received_operations(&eb));
+    let la = &ua.surfaces[ui::LIST_SURFACE];
+    let lb = &ub.surfaces[ui::LIST_SURFACE];
+    assert_eq!(la.version, "v0.8");
+    assert_eq!(lb.version, "v0.9");
+    assert_eq!(la.data["items"]["item1"]["name"], "Mission Tortillería");
+    assert_eq!(lb.data["items"].as_array().unwrap().len(), 2);
+    assert!(ua.problems().is_empty() && ub.problems().is_empty());
+    // Each run's events carry its own run id only.
+    for (events, id) in [(&ea, "run-a"), (&eb, "run-b")] {
+        let started = events.iter().find_map(|e| match e {
+            Event::RunStarted(s) => Some(s.run_id.clone()),
+            _ => None,
+        });
+        assert_eq!(started.as_deref(), Some(id));
+    }
+}
+
+#[tokio::test]
+async fn a_bad_request_is_refused() {
+    let (agent, _model) = scripted_agent().await;
+    let base = start_server(agent, Version::V09).await;
+    let resp = reqwest::Client::new()
+        .post(format!("{base}/agent"))
+        .body("{\"nope\":1}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 422);
+    let events = post_run(
+        &base,
+        &run_input("run-x", "hi", json!({"a2uiVersion": "v7"})),
+        |_| {},
+    )
+    .await;
+    agui::verify(&events).unwrap();
+    assert!(matches!(events.last(), Some(Event::RunError(e)) if e.message.contains("v7")));
+}
