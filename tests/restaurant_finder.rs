@@ -212,7 +212,11 @@ fn last_content(request: &Value) -> String {
 async fn start_server(agent: Agent, version: Version) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { server::serve(listener, agent, version).await.unwrap() });
+    tokio::spawn(async move {
+        server::serve(listener, agent, version, std::future::pending())
+            .await
+            .unwrap()
+    });
     format!("http://{addr}")
 }
 
@@ -484,6 +488,56 @@ async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
         Some(Event::RunError(e)) => assert!(e.message.contains("nowhere"), "{}", e.message),
         other => panic!("expected RUN_ERROR last, got {other:?}"),
     }
+}
+
+/// A console that notes, when the first component line is written, whether the model was done.
+struct Watched {
+    out: Vec<u8>,
+    done: Arc<AtomicBool>,
+    first_component_while_streaming: Option<bool>,
+}
+
+impl std::io::Write for Watched {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.first_component_while_streaming.is_none()
+            && String::from_utf8_lossy(buf).contains("a2ui updateComponents")
+        {
+            self.first_component_while_streaming = Some(!self.done.load(Ordering::SeqCst));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn the_console_prints_components_while_the_model_is_still_streaming() {
+    let script: Script = Arc::new(|_req: &Value| text_payloads(&ui_answer(&mock_ui()), 4));
+    let (mock, api_base) = start_mock(script, Duration::from_millis(10)).await;
+    let agent = Agent::new(&ModelConfig {
+        api_base,
+        api_key: "k".into(),
+        model: "m".into(),
+    });
+    let mut out = Watched {
+        out: Vec::new(),
+        done: mock.ui_stream_done.clone(),
+        first_component_while_streaming: None,
+    };
+    let req = llm::RunRequest::query(Version::V09, "anything");
+    let summary = console::run(&agent, &req, &mut out, 120).await;
+    let text = String::from_utf8(out.out).unwrap();
+    assert!(!summary.failed, "{text}");
+    assert_eq!(out.first_component_while_streaming, Some(true), "{text}");
+    assert!(mock.ui_stream_done.load(Ordering::SeqCst));
+    assert_eq!(summary.messages, 6, "{text}");
+    assert!(text.contains("Here is what I found."), "{text}");
+    assert!(
+        text.contains("a2ui updateComponents results#first-name"),
+        "{text}"
+    );
 }
 
 async fn scripted_agent() -> (Agent, scripted::ScriptedModel) {

@@ -134,7 +134,10 @@ async fn main() -> std::process::ExitCode {
             .map(|a| a.to_string())
             .unwrap_or(args.addr.clone());
         eprintln!("AG-UI endpoint: POST http://{addr}/agent (health: GET /healthz), {what}");
-        if let Err(e) = server::serve(listener, agent, args.version).await {
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        if let Err(e) = server::serve(listener, agent, args.version, stop).await {
             eprintln!("server stopped: {e}");
             return std::process::ExitCode::FAILURE;
         }

@@ -45,13 +45,16 @@ pub fn router(agent: Agent, default_version: Version) -> Router {
         }))
 }
 
-/// Serves the router on `listener` until the process ends.
+/// Serves the router on `listener` until `shutdown` completes (in-flight runs are finished first).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     agent: Agent,
     default_version: Version,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(agent, default_version)).await
+    axum::serve(listener, router(agent, default_version))
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Text of an AG-UI message's `content`: a string, or the text parts of a list.
