@@ -137,3 +137,22 @@ fn unknown_fields_are_tolerated_and_absent_optionals_are_left_out() {
     );
     assert!(!json.contains("null"));
 }
+
+#[test]
+fn reader_drops_the_rest_of_an_over_long_line() {
+    let mut r = SseReader::with_max_frame_bytes(64);
+    let mut out = r.feed(b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"");
+    out.extend(r.feed(&[b'x'; 100]));
+    out.extend(r.feed(
+        b"data: not a frame\"}\n\ndata: {\"type\":\"STEP_STARTED\",\"stepName\":\"ok\"}\n\n",
+    ));
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(
+        out[0].as_ref().unwrap_err().kind(),
+        &SseReadErrorKind::TooLarge { limit: 64 }
+    );
+    assert_eq!(
+        out[1].as_ref().unwrap(),
+        &Event::from(StepStarted::new("ok"))
+    );
+}
