@@ -1,8 +1,5 @@
 //! The splitter's output through the run builder: prose becomes text messages, A2UI messages
 //! become `a2ui-surface` activities, one snapshot per surface and then appends.
-//!
-//! These run against the real splitter; until it replaces the placeholder on this branch they
-//! are ignored (`cargo test --all-features --test agui_splitter -- --ignored` runs them).
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::{verify, Event, EventType, RunBuilder};
@@ -34,7 +31,6 @@ fn run_through_splitter(chunk_size: usize) -> Vec<Event> {
 }
 
 #[test]
-#[ignore = "needs the splitter implementation"]
 fn splitter_output_becomes_text_and_activities() {
     for chunk_size in [1, 2, 3, 7, 64, STREAM.len()] {
         let events = run_through_splitter(chunk_size);
@@ -80,7 +76,6 @@ fn splitter_output_becomes_text_and_activities() {
 }
 
 #[test]
-#[ignore = "needs the splitter implementation"]
 fn splitter_errors_are_reported_and_the_run_goes_on() {
     let mut splitter = Splitter::new();
     let mut run = RunBuilder::new("t", "r");
