@@ -56,7 +56,11 @@ fn restaurant_examples_end_to_end() {
         for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
             let example = std::fs::read_to_string(&path).unwrap();
             let messages: Vec<Value> = serde_json::from_str(&example).unwrap();
-            assert!(!components(&messages).is_empty(), "{} has components", path.display());
+            assert!(
+                !components(&messages).is_empty(),
+                "{} has components",
+                path.display()
+            );
             let response =
                 format!("Here is what I found: <a2ui-json>{example}</a2ui-json> Anything else?");
             for chunk_size in [1, 5, 64, response.len()] {
