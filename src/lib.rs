@@ -28,6 +28,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "agui")]
+pub mod agui;
 mod config;
 mod error;
 mod framing;
