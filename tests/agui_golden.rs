@@ -550,3 +550,33 @@ fn run_from_input() {
                         "tools":[{"name":"search","description":"Search places"}]}})
     );
 }
+
+/// An explicit start followed by the framework's own run markers: the first marker is the
+/// outermost run, so its end finishes the run.
+#[test]
+fn explicit_start_then_run_markers() {
+    let mut run = RunBuilder::new("t", "r");
+    run.start().unwrap();
+    run.push(AgentOutput::RunStarted).unwrap();
+    run.push(AgentOutput::RunStarted).unwrap();
+    assert_eq!(run.depth(), 1);
+    run.push(AgentOutput::Text("hi".into())).unwrap();
+    run.push(AgentOutput::RunFinished).unwrap();
+    assert!(!run.is_over());
+    run.push(AgentOutput::RunFinished).unwrap();
+    assert!(run.is_over());
+    let types: Vec<&str> = take(&mut run)
+        .iter()
+        .map(|e| e.event_type().as_str())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "RUN_STARTED",
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
+            "RUN_FINISHED"
+        ]
+    );
+}

@@ -5,7 +5,7 @@
 //! - [`run`]: [`RunBuilder`], which turns what an agent produces into a sequence the AG-UI client
 //!   accepts, whatever order the agent produces it in.
 //! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends).
-//! - [`verify`]: checks any event sequence against the client's rules and names the first violation.
+//! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
 //!
 //! ```
 //! use a2ui_stream::agui::{verify, RunBuilder};

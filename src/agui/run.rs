@@ -58,8 +58,9 @@ pub const INVALID_TOOL_ARGUMENTS: &str = "INVALID_TOOL_ARGUMENTS";
 
 /// One thing an agent produced, for [`RunBuilder::push`].
 ///
-/// `RunStarted`/`RunFinished` mark runs, possibly nested: the first `RunStarted` starts the run,
-/// later ones open nested runs, and the `RunFinished` that closes the outermost finishes it.
+/// `RunStarted`/`RunFinished` mark runs, possibly nested: the first `RunStarted` is this run
+/// (whether or not `RUN_STARTED` was already sent), later ones open nested runs, and the
+/// `RunFinished` that closes the outermost finishes it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentOutput {
     /// A run (outermost or nested) began.
@@ -203,7 +204,7 @@ pub struct RunBuilder {
     parent_run_id: Option<String>,
     input: Option<Box<RunAgentInput>>,
     phase: Phase,
-    depth: usize,
+    entered: usize,
     out: Vec<Event>,
     next_id: u64,
     text: Option<String>,
@@ -228,7 +229,7 @@ impl RunBuilder {
             parent_run_id: None,
             input: None,
             phase: Phase::NotStarted,
-            depth: 0,
+            entered: 0,
             out: Vec::new(),
             next_id: 0,
             text: None,
@@ -272,7 +273,7 @@ impl RunBuilder {
 
     /// How many nested runs are open inside the outermost one.
     pub fn depth(&self) -> usize {
-        self.depth
+        self.entered.saturating_sub(1)
     }
 
     /// The id of the open text message, if prose is being streamed.
@@ -338,25 +339,22 @@ impl RunBuilder {
         }
     }
 
-    /// A run begins: the first one starts this run, later ones are nested and send nothing.
+    /// A run begins. The first one is this run (sending `RUN_STARTED` if that was not sent
+    /// yet, e.g. by [`start`](RunBuilder::start)); later ones are nested and send nothing.
     pub fn enter_run(&mut self) -> Result<(), RunBuilderError> {
-        match self.phase {
-            Phase::Over => Err(RunBuilderError::RunOver),
-            Phase::NotStarted => self.start(),
-            Phase::Running => {
-                self.depth += 1;
-                Ok(())
-            }
-        }
+        self.start()?;
+        self.entered += 1;
+        Ok(())
     }
 
-    /// A run ends: a nested one sends nothing; the outermost one [finishes](RunBuilder::finish).
+    /// A run ends: a nested one sends nothing (its open prose is ended); the outermost one
+    /// [finishes](RunBuilder::finish) this run.
     pub fn exit_run(&mut self) -> Result<(), RunBuilderError> {
         if self.phase == Phase::Over {
             return Err(RunBuilderError::RunOver);
         }
-        if self.depth > 0 {
-            self.depth -= 1;
+        if self.entered > 1 {
+            self.entered -= 1;
             self.end_prose();
             Ok(())
         } else {

@@ -223,6 +223,8 @@ pub struct SseReader {
     skip_lf: bool,
     /// Nothing has been read yet (a BOM may follow).
     at_start: bool,
+    /// The rest of an over-long line is being dropped.
+    skip_line: bool,
     data: Vec<u8>,
     has_data: bool,
     data_offset: u64,
@@ -249,6 +251,7 @@ impl SseReader {
             scanned: 0,
             skip_lf: false,
             at_start: true,
+            skip_line: false,
             data: Vec::new(),
             has_data: false,
             data_offset: 0,
@@ -276,6 +279,22 @@ impl SseReader {
             if self.buf.starts_with(b"\xEF\xBB\xBF") {
                 self.buf.drain(..3);
                 self.base += 3;
+            }
+        }
+        if self.skip_line {
+            match memchr::memchr2(b'\n', b'\r', &self.buf) {
+                Some(i) => {
+                    self.buf.drain(..i);
+                    self.base += i as u64;
+                    self.scanned = 0;
+                    self.skip_line = false;
+                }
+                None => {
+                    self.base += self.buf.len() as u64;
+                    self.buf.clear();
+                    self.scanned = 0;
+                    return out;
+                }
             }
         }
         let buf = std::mem::take(&mut self.buf);
@@ -313,6 +332,9 @@ impl SseReader {
             self.base += self.buf.len() as u64;
             self.buf.clear();
             self.scanned = 0;
+            self.skip_line = true;
+            self.data.clear();
+            self.has_data = false;
         }
         out
     }
