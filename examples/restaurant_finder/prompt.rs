@@ -45,13 +45,15 @@ fn schema_summary(v: Version) -> &'static str {
 - {\"surfaceUpdate\": {\"surfaceId\": S, \"components\": [C, ...]}} adds or replaces components.
   A component is {\"id\": ID, \"weight\"?: N, \"component\": {TYPE: {PROPERTIES}}}.
 - {\"dataModelUpdate\": {\"surfaceId\": S, \"path\": \"/\", \"contents\": [{\"key\": K, \"valueString\"|\"valueNumber\"|\"valueBoolean\"|\"valueMap\": V}, ...]}}
-  sets data; a list is a valueMap whose entries are keyed item1, item2, ...
+  replaces the data at path (\"/\" is the whole model; send it first). A valueMap holds only plain values,
+  so write a list of records as another dataModelUpdate with \"path\": \"/items\" whose entries are keyed
+  item1, item2, ..., each a valueMap.
 - {\"deleteSurface\": {\"surfaceId\": S}} removes a surface.
 Values shown to the user are {\"literalString\": \"...\"} or {\"path\": \"/data/path\"}.
 Components: Text {text, usageHint: h1..h5|caption|body}, Image {url}, Row / Column {children: {explicitList: [IDs]}},
 List {direction, children: {template: {componentId, dataBinding: \"/items\"}}} (inside a template, paths like \"/name\" are
 relative to the item), Card {child}, Divider {}, Button {child, primary, action: {name, context: [{key, value: {path}}]}},
-TextField {label, text: {path}, textFieldType: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime}."
+TextField {label, text: {path}, textFieldType: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime} (no label)."
         }
         Version::V09 => {
             "Messages (each a JSON object with \"version\": \"v0.9\" and one operation key):

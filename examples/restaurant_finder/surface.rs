@@ -104,29 +104,6 @@ fn set_path(data: &mut Value, path: &str, value: Value) {
     }
 }
 
-/// Merges v0.8 contents into the data model at `path` (keys in `contents` replace existing keys).
-fn merge_path(data: &mut Value, path: &str, contents: Map<String, Value>) {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    let mut cur = data;
-    for part in parts {
-        if !cur.is_object() {
-            *cur = Value::Object(Map::new());
-        }
-        let Some(obj) = cur.as_object_mut() else {
-            return;
-        };
-        cur = obj
-            .entry(part.to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
-    }
-    if !cur.is_object() {
-        *cur = Value::Object(Map::new());
-    }
-    if let Some(obj) = cur.as_object_mut() {
-        obj.extend(contents);
-    }
-}
-
 /// The type name of a component object (v0.8: the single key of `component`; v0.9: `component`).
 pub fn component_type(c: &Value) -> Option<&str> {
     match c.get("component")? {
@@ -232,7 +209,7 @@ impl Ui {
                     .ok_or("missing `contents` list")?;
                 let contents = v08_contents(contents)?;
                 let s = self.surfaces.entry(surface_id).or_default();
-                merge_path(&mut s.data, path, contents);
+                set_path(&mut s.data, path, Value::Object(contents));
             }
             "updateDataModel" => {
                 let path = body.get("path").and_then(Value::as_str).unwrap_or("/");

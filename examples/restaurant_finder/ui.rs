@@ -186,7 +186,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
         C::DateTime { label, path } => {
             let p = match v {
                 Version::V08 => {
-                    json!({ "label": literal(v, label), "value": bound(path), "enableDate": true, "enableTime": true })
+                    json!({ "value": bound(path), "enableDate": true, "enableTime": true })
                 }
                 Version::V09 => {
                     json!({ "label": label, "value": bound(path), "enableDate": true, "enableTime": true })
@@ -237,33 +237,75 @@ fn update_components(v: Version, surface: &str, components: Vec<Value>) -> Value
     }
 }
 
-/// A v0.8 `contents` entry for one JSON value (strings, numbers, booleans, nested maps).
-fn v08_entry(key: &str, value: &Value) -> Value {
+/// A v0.8 `contents` entry holding a plain value (anything else is written as its JSON text).
+fn v08_scalar(key: &str, value: &Value) -> Value {
     match value {
         Value::Number(n) => json!({ "key": key, "valueNumber": n }),
         Value::Bool(b) => json!({ "key": key, "valueBoolean": b }),
-        Value::Object(map) => {
-            json!({ "key": key, "valueMap": map.iter().map(|(k, v)| v08_entry(k, v)).collect::<Vec<_>>() })
-        }
-        Value::Array(items) => json!({ "key": key, "valueMap": items.iter().enumerate()
-            .map(|(i, v)| v08_entry(&format!("item{}", i + 1), v)).collect::<Vec<_>>() }),
         Value::String(s) => json!({ "key": key, "valueString": s }),
         Value::Null => json!({ "key": key, "valueString": "" }),
+        other => json!({ "key": key, "valueString": other.to_string() }),
+    }
+}
+
+fn is_scalar(v: &Value) -> bool {
+    !matches!(v, Value::Object(_) | Value::Array(_))
+}
+
+/// A v0.8 entry for one value: plain values directly, a map of plain values as a `valueMap`.
+/// `None` for deeper structures, which need a message of their own.
+fn v08_entry(key: &str, value: &Value) -> Option<Value> {
+    match value {
+        Value::Object(map) if map.values().all(is_scalar) => Some(json!({
+            "key": key,
+            "valueMap": map.iter().map(|(k, v)| v08_scalar(k, v)).collect::<Vec<_>>()
+        })),
+        Value::Object(_) | Value::Array(_) => None,
+        scalar => Some(v08_scalar(key, scalar)),
     }
 }
 
 /// Sets the whole data model of a surface to `data` (a JSON object).
-fn set_data(v: Version, surface: &str, data: &Value) -> Value {
+///
+/// v0.9 does it in one `updateDataModel`. A v0.8 `valueMap` holds one level of plain values, so
+/// a list of records goes in a second `dataModelUpdate` at its own path, its entries keyed
+/// `item1`, `item2`, ... (the `/` update comes first: it replaces the whole model).
+fn set_data(v: Version, surface: &str, data: &Value) -> Vec<Value> {
     match v {
         Version::V08 => {
-            let contents: Vec<Value> = data
-                .as_object()
-                .map(|m| m.iter().map(|(k, val)| v08_entry(k, val)).collect())
-                .unwrap_or_default();
-            json!({ "dataModelUpdate": { "surfaceId": surface, "path": "/", "contents": contents } })
+            let empty = Map::new();
+            let map = data.as_object().unwrap_or(&empty);
+            let top: Vec<Value> = map
+                .iter()
+                .filter_map(|(k, val)| v08_entry(k, val))
+                .collect();
+            let mut out = vec![
+                json!({ "dataModelUpdate": { "surfaceId": surface, "path": "/", "contents": top } }),
+            ];
+            for (key, val) in map.iter().filter(|(k, val)| v08_entry(k, val).is_none()) {
+                let entries: Vec<Value> = match val {
+                    Value::Array(items) => items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| {
+                            let key = format!("item{}", i + 1);
+                            v08_entry(&key, item).unwrap_or_else(|| v08_scalar(&key, item))
+                        })
+                        .collect(),
+                    Value::Object(m) => m
+                        .iter()
+                        .map(|(k, item)| v08_entry(k, item).unwrap_or_else(|| v08_scalar(k, item)))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                out.push(json!({ "dataModelUpdate": { "surfaceId": surface, "path": format!("/{key}"), "contents": entries } }));
+            }
+            out
         }
         Version::V09 => {
-            json!({ "version": "v0.9", "updateDataModel": { "surfaceId": surface, "path": "/", "value": data } })
+            vec![
+                json!({ "version": "v0.9", "updateDataModel": { "surfaceId": surface, "path": "/", "value": data } }),
+            ]
         }
     }
 }
@@ -377,8 +419,14 @@ pub fn restaurant_list(v: Version, title: &str, restaurants: &[Restaurant]) -> V
     vec![
         open_surface(v, LIST_SURFACE, root),
         update_components(v, LIST_SURFACE, comps),
-        set_data(v, LIST_SURFACE, &json!({ "title": title, "items": items })),
     ]
+    .into_iter()
+    .chain(set_data(
+        v,
+        LIST_SURFACE,
+        &json!({ "title": title, "items": items }),
+    ))
+    .collect()
 }
 
 /// The booking form for one restaurant: party size, date and time, dietary needs, a submit button.
@@ -467,8 +515,10 @@ pub fn booking_form(v: Version, restaurant: &str, address: &str, image_url: &str
     vec![
         open_surface(v, BOOKING_SURFACE, root),
         update_components(v, BOOKING_SURFACE, comps),
-        set_data(v, BOOKING_SURFACE, &data),
     ]
+    .into_iter()
+    .chain(set_data(v, BOOKING_SURFACE, &data))
+    .collect()
 }
 
 /// The confirmation card after the booking form was submitted.
@@ -542,8 +592,10 @@ pub fn confirmation(
     vec![
         open_surface(v, CONFIRMATION_SURFACE, root),
         update_components(v, CONFIRMATION_SURFACE, comps),
-        set_data(v, CONFIRMATION_SURFACE, &data),
     ]
+    .into_iter()
+    .chain(set_data(v, CONFIRMATION_SURFACE, &data))
+    .collect()
 }
 
 /// A `deleteSurface` message, sent before a retry replaces a rejected UI.
