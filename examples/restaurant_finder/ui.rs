@@ -710,6 +710,19 @@ mod tests {
             data["items"]["item2"]["name"],
             "Golden Lantern Noodle House"
         );
+        // The schema allows one level of valueMap: the list has its own update at /items.
+        let paths: Vec<&str> = m
+            .iter()
+            .filter_map(|x| x["dataModelUpdate"]["path"].as_str())
+            .collect();
+        assert_eq!(paths, ["/", "/items"]);
+        for x in m.iter().filter(|x| x.get("dataModelUpdate").is_some()) {
+            for entry in x["dataModelUpdate"]["contents"].as_array().unwrap() {
+                for inner in entry["valueMap"].as_array().into_iter().flatten() {
+                    assert!(inner.get("valueMap").is_none(), "{inner}");
+                }
+            }
+        }
     }
 
     #[test]
