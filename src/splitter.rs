@@ -13,7 +13,7 @@ use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// Longest probe ever held back, whatever the configured limit.
 const LOOKAHEAD: usize = 128;
@@ -89,12 +89,16 @@ struct Current {
     in_component: bool,
     version: Option<Vec<u8>>,
     surface: Option<Vec<u8>>,
+    /// `version` and `surface` decoded, once.
+    version_str: Option<Arc<str>>,
+    surface_str: Option<Arc<str>>,
     /// Keys besides the kind, `version`, `surfaceId` and `components`.
     extra_keys: bool,
     /// Stream offsets of the components array's `[` and `]`.
     array: (Option<u64>, Option<u64>),
     component_start: u64,
-    component_id: Option<Vec<u8>>,
+    /// The component being read has an `id` (its raw bytes are in `Splitter::id_buf`).
+    has_component_id: bool,
     /// Components read before `surfaceId` (or `version`) arrived.
     pending: Vec<(Bytes, Option<Vec<u8>>)>,
     /// At least one component went out (or was dropped as a repeat) on its own.
@@ -118,21 +122,19 @@ impl Current {
 /// Component ids already sent, per surface, with a hash of their bytes.
 #[derive(Debug, Default)]
 struct Sent {
-    surfaces: HashMap<Vec<u8>, HashMap<Vec<u8>, u64>>,
+    surfaces: HashMap<Vec<u8>, HashMap<Vec<u8>, u64, FastHash>, FastHash>,
     tracked: usize,
 }
 
 impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        bytes.hash(&mut h);
-        let hash = h.finish();
+        let hash = content_hash(bytes);
         if !self.surfaces.contains_key(surface) {
             if self.tracked >= MAX_TRACKED_IDS {
                 return false;
             }
-            self.surfaces.insert(surface.to_vec(), HashMap::new());
+            self.surfaces.insert(surface.to_vec(), HashMap::default());
         }
         let Some(ids) = self.surfaces.get_mut(surface) else {
             return false;
@@ -160,16 +162,54 @@ impl Sent {
     }
 }
 
-/// Decodes the raw bytes of a JSON string (quotes included).
-fn decode(raw: &[u8]) -> Option<Box<str>> {
+/// Hashing for the id tables: ids and surface ids are short and the tables are bounded, so a
+/// fast hash serves better than the default SipHash.
+#[derive(Debug, Default, Clone, Copy)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+#[derive(Debug)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = content_hash(bytes) ^ self.0.rotate_left(17);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Decodes the raw bytes of a JSON string (quotes included; the lexer has checked them).
+fn decode(raw: &[u8]) -> Option<Arc<str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw)
-            .ok()
-            .map(String::into_boxed_str)
+        serde_json::from_slice::<String>(raw).ok().map(Arc::from)
     } else {
-        std::str::from_utf8(inner).ok().map(Box::from)
+        std::str::from_utf8(inner).ok().map(Arc::from)
     }
+}
+
+/// A fast 64-bit hash of a component's bytes, to tell a re-sent component from a changed one.
+fn content_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
 }
 
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
@@ -229,6 +269,8 @@ pub struct Splitter {
     cur: Current,
     /// The open message's bytes from earlier chunks.
     acc: BytesMut,
+    /// Raw `id` of the component being read (reused, to spare an allocation per component).
+    id_buf: Vec<u8>,
     sent: Sent,
     out: VecDeque<Result<Event, Error>>,
 }
@@ -288,8 +330,11 @@ impl Splitter {
             Framing::Tagged => Mode::Prose,
             Framing::Bare => Mode::Json(Phase::SeekingMessage),
         };
+        let mut lex = Lexer::new(config.max_depth);
+        // Only the first four levels matter: message, body, components array, component.
+        lex.report(4, 1 << 1 | 1 << 2 | 1 << 4);
         Splitter {
-            lex: Lexer::new(config.max_depth),
+            lex,
             config,
             mode,
             in_block: false,
@@ -299,6 +344,7 @@ impl Splitter {
             capture: Capture::None,
             cur: Current::default(),
             acc: BytesMut::new(),
+            id_buf: Vec::new(),
             sent: Sent::default(),
             out: VecDeque::new(),
         }
@@ -705,10 +751,10 @@ impl Splitter {
             match self.lex.next(chunk, &mut pos) {
                 Tok::End => return pos,
                 Tok::Err(kind) => {
-                    self.fail(base + pos as u64, kind);
+                    let back = self.lex.take_back() as u64;
+                    self.fail(base + pos as u64 - back, kind);
                     return pos;
                 }
-                Tok::Scalar => {}
                 Tok::StrStart => self.on_string_start(),
                 Tok::StrEnd => self.on_string_end(),
                 tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
@@ -745,7 +791,7 @@ impl Splitter {
             4 if object && phase == Phase::InComponent => {
                 cur.in_component = true;
                 cur.component_start = at;
-                cur.component_id = None;
+                cur.has_component_id = false;
                 cur.component_key = Key::Other;
             }
             _ => {}
@@ -772,10 +818,13 @@ impl Splitter {
                 self.cur.in_component = false;
                 if !self.cur.discard {
                     let bytes = self.span(chunk, base, self.cur.component_start, end);
-                    let id = self.cur.component_id.take();
+                    let has_id = std::mem::take(&mut self.cur.has_component_id);
                     if self.cur.released() {
-                        self.emit_component(bytes, id);
+                        let id = std::mem::take(&mut self.id_buf);
+                        self.emit_component(bytes, has_id.then_some(&id[..]));
+                        self.id_buf = id;
                     } else {
+                        let id = has_id.then(|| self.id_buf.clone());
                         self.cur.pending.push((bytes, id));
                     }
                 }
@@ -807,11 +856,8 @@ impl Splitter {
         if target == Capture::None {
             return;
         }
-        let raw = self.lex.take_capture().map(<[u8]>::to_vec);
-        let inner = raw
-            .as_deref()
-            .and_then(|r| r.get(1..r.len() - 1))
-            .unwrap_or_default();
+        let raw = self.lex.take_capture();
+        let inner = raw.and_then(|r| r.get(1..r.len() - 1)).unwrap_or_default();
         let cur = &mut self.cur;
         let was_released = cur.released();
         match target {
@@ -841,14 +887,26 @@ impl Splitter {
             Capture::ComponentKey => {
                 cur.component_key = if inner == b"id" { Key::Id } else { Key::Other };
             }
-            Capture::Version => cur.version = raw,
-            Capture::SurfaceId => cur.surface = raw,
-            Capture::ComponentId => cur.component_id = raw,
+            Capture::Version => {
+                cur.version_str = raw.and_then(decode);
+                cur.version = raw.map(<[u8]>::to_vec);
+            }
+            Capture::SurfaceId => {
+                cur.surface_str = raw.and_then(decode);
+                cur.surface = raw.map(<[u8]>::to_vec);
+            }
+            Capture::ComponentId => {
+                self.id_buf.clear();
+                if let Some(raw) = raw {
+                    self.id_buf.extend_from_slice(raw);
+                    cur.has_component_id = true;
+                }
+            }
             Capture::None => {}
         }
         if !was_released && self.cur.released() {
             for (bytes, id) in std::mem::take(&mut self.cur.pending) {
-                self.emit_component(bytes, id);
+                self.emit_component(bytes, id.as_deref());
             }
         }
     }
@@ -867,11 +925,11 @@ impl Splitter {
         Bytes::from(v)
     }
 
-    fn emit_component(&mut self, component: Bytes, id: Option<Vec<u8>>) {
+    fn emit_component(&mut self, component: Bytes, id: Option<&[u8]>) {
         let cur = &mut self.cur;
         cur.split = true;
         let surface = cur.surface.as_deref().unwrap_or_default();
-        if let (true, Some(id)) = (self.config.dedup_components, id.as_deref()) {
+        if let (true, Some(id)) = (self.config.dedup_components, id) {
             if self.sent.is_repeat(surface, id, &component) {
                 return;
             }
@@ -892,9 +950,9 @@ impl Splitter {
         let message = Message {
             bytes: Bytes::from(v),
             kind,
-            version: cur.version.as_deref().and_then(decode),
-            surface_id: decode(surface),
-            component_id: id.as_deref().and_then(decode),
+            version: cur.version_str.clone(),
+            surface_id: cur.surface_str.clone(),
+            component_id: id.and_then(decode),
         };
         self.out.push_back(Ok(Event::Message(message)));
     }
@@ -923,8 +981,8 @@ impl Splitter {
         let message = |bytes: Bytes| Message {
             bytes,
             kind,
-            version: cur.version.as_deref().and_then(decode),
-            surface_id: cur.surface.as_deref().and_then(decode),
+            version: cur.version_str.clone(),
+            surface_id: cur.surface_str.clone(),
             component_id: None,
         };
         if cur.split {
