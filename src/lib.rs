@@ -34,6 +34,8 @@ mod framing;
 mod message;
 mod scan;
 mod splitter;
+#[cfg(feature = "async")]
+pub mod stream;
 
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
