@@ -565,7 +565,7 @@ fn render_prose(parts: &[Prose], out: &mut String) {
             Prose::TagLike => "<a2ui-jsonx> <a2ui-json-like> <a2ui",
             Prose::JsonLike => "{\"not\": \"json\"} [1] }",
             Prose::MultiByte => "caf\u{e9} \u{1F37D}\u{FE0F} \u{4e2d}\u{6587}",
-            Prose::AlmostDelimiter => "---a2ui_JSON--",
+            Prose::AlmostDelimiter => "---a2ui_JSON-- x",
             Prose::AlmostClose => "</a2ui-jsonx> </a2ui",
             Prose::SpacedTag => "< a2ui-json >",
         });
