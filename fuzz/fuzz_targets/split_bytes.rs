@@ -40,6 +40,10 @@ fuzz_target!(|input: Input| {
 
     if input.bytewise {
         let every: Vec<usize> = (0..=data.len()).collect();
-        assert_eq!(merge(&run(&config, &data, &every, false)), want, "byte by byte");
+        assert_eq!(
+            merge(&run(&config, &data, &every, false)),
+            want,
+            "byte by byte"
+        );
     }
 });

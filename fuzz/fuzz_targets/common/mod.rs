@@ -25,7 +25,12 @@ pub fn cut_points(len: usize, cuts: &[u16]) -> Vec<usize> {
 /// Everything a splitter gives for `input` fed in pieces cut at `points` (sorted, from 0 to
 /// the length), followed by `finish()`. With `copy`, chunks go through `feed` (copied);
 /// otherwise through `feed_bytes` as slices of one shared buffer.
-pub fn run(config: &Config, input: &Bytes, points: &[usize], copy: bool) -> Vec<Result<Event, Error>> {
+pub fn run(
+    config: &Config,
+    input: &Bytes,
+    points: &[usize],
+    copy: bool,
+) -> Vec<Result<Event, Error>> {
     let mut s = Splitter::with_config(config.clone());
     let mut events = Vec::new();
     for w in points.windows(2) {
@@ -129,10 +134,15 @@ pub fn check_message(m: &Message) {
     assert_eq!(m.as_str(), text);
     let value: serde_json::Value = serde_json::from_slice(m.as_bytes())
         .unwrap_or_else(|e| panic!("message is not valid JSON ({e}): {text}"));
-    let obj = value.as_object().unwrap_or_else(|| panic!("message is not an object: {text}"));
+    let obj = value
+        .as_object()
+        .unwrap_or_else(|| panic!("message is not an object: {text}"));
     let kind = m.kind();
     if kind != a2ui_stream::MessageKind::Unknown {
-        assert!(obj.contains_key(kind.key()), "{kind:?} without its key: {text}");
+        assert!(
+            obj.contains_key(kind.key()),
+            "{kind:?} without its key: {text}"
+        );
     }
     if m.component_id().is_some() {
         assert!(kind.has_components(), "component id on {kind:?}: {text}");
@@ -141,7 +151,15 @@ pub fn check_message(m: &Message) {
             .and_then(|b| b.get("components"))
             .and_then(|c| c.as_array())
             .unwrap_or_else(|| panic!("split component without a list: {text}"));
-        assert_eq!(list.len(), 1, "split component message holds {} components", list.len());
-        assert!(m.surface_id().is_some(), "split component without surface: {text}");
+        assert_eq!(
+            list.len(),
+            1,
+            "split component message holds {} components",
+            list.len()
+        );
+        assert!(
+            m.surface_id().is_some(),
+            "split component without surface: {text}"
+        );
     }
 }
