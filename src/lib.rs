@@ -36,6 +36,8 @@ mod framing;
 mod message;
 mod scan;
 mod splitter;
+#[cfg(feature = "async")]
+pub mod stream;
 
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
