@@ -50,6 +50,13 @@ fn scan_string(buf: &[u8], mut p: usize) -> usize {
         }
         p += 8;
     }
+    if buf.len() - p < 16 {
+        // Too short for memchr2 to pay for its call.
+        return buf[p..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1F | 0x80..=0xFF))
+            .map_or(buf.len(), |k| p + k);
+    }
     let end = memchr2(b'"', b'\\', &buf[p..]).map_or(buf.len(), |k| p + k);
     while p + 8 <= end {
         let m = control_or_high(word(buf, p));
@@ -350,6 +357,7 @@ impl Lexer {
 
     /// Begins the value starting with `b`: `Some(token)` for a token to report, `None` when the
     /// value (a number or literal) continues in place.
+    #[inline]
     fn start_value(&mut self, b: u8, pos: &mut usize) -> Option<Tok> {
         match b {
             b'{' => match self.push(b'{') {
@@ -401,6 +409,7 @@ impl Lexer {
     }
 
     /// Advances through `buf` from `*pos` to the next token of interest.
+    #[inline]
     pub(crate) fn next(&mut self, buf: &[u8], pos: &mut usize) -> Tok {
         loop {
             if matches!(

@@ -119,36 +119,28 @@ impl Current {
     }
 }
 
-/// Component ids already sent, per surface, with a hash of their bytes.
+/// Component ids already sent, keyed by the hashes of the surface id and the component id, with a
+/// hash of the component's bytes. Hashes keep a lookup free of allocation; a collision on all three
+/// 64-bit values at once would only hold back one repeat of a component.
 #[derive(Debug, Default)]
 struct Sent {
-    surfaces: HashMap<Vec<u8>, HashMap<Vec<u8>, u64, FastHash>, FastHash>,
-    tracked: usize,
+    ids: HashMap<(u64, u64), u64, FastHash>,
 }
 
 impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
         let hash = content_hash(bytes);
-        if !self.surfaces.contains_key(surface) {
-            if self.tracked >= MAX_TRACKED_IDS {
-                return false;
-            }
-            self.surfaces.insert(surface.to_vec(), HashMap::default());
-        }
-        let Some(ids) = self.surfaces.get_mut(surface) else {
-            return false;
-        };
-        match ids.get_mut(id) {
+        let key = (content_hash(surface), content_hash(id));
+        match self.ids.get_mut(&key) {
             Some(old) if *old == hash => true,
             Some(old) => {
                 *old = hash;
                 false
             }
             None => {
-                if self.tracked < MAX_TRACKED_IDS {
-                    ids.insert(id.to_vec(), hash);
-                    self.tracked += 1;
+                if self.ids.len() < MAX_TRACKED_IDS {
+                    self.ids.insert(key, hash);
                 }
                 false
             }
@@ -156,9 +148,8 @@ impl Sent {
     }
 
     fn forget(&mut self, surface: &[u8]) {
-        if let Some(ids) = self.surfaces.remove(surface) {
-            self.tracked -= ids.len();
-        }
+        let s = content_hash(surface);
+        self.ids.retain(|&(k, _), _| k != s);
     }
 }
 
@@ -180,6 +171,9 @@ struct FastHasher(u64);
 impl std::hash::Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
         self.0 = content_hash(bytes) ^ self.0.rotate_left(17);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(17) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
     fn finish(&self) -> u64 {
         self.0
@@ -229,6 +223,30 @@ fn cut_char_len(s: &[u8]) -> usize {
         }
     }
     0
+}
+
+/// A chunk being processed: its bytes, and the shared buffer they live in when the caller gave
+/// one (then pieces of it are handed out without copying).
+struct Chunk<'a> {
+    data: &'a [u8],
+    shared: Option<&'a Bytes>,
+}
+
+impl Chunk<'_> {
+    /// The bytes in `range` as [`Bytes`]: a slice of the shared buffer, or a copy.
+    fn bytes(&self, range: std::ops::Range<usize>) -> Bytes {
+        match self.shared {
+            Some(b) => b.slice(range),
+            None => Bytes::copy_from_slice(&self.data[range]),
+        }
+    }
+}
+
+impl std::ops::Deref for Chunk<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.data
+    }
 }
 
 /// Splits an LLM token stream into prose and standalone A2UI messages, incrementally.
@@ -284,17 +302,26 @@ pub struct Splitter {
 /// assert_eq!(events.len(), 1);
 /// ```
 #[derive(Debug)]
-pub struct Events<'a>(std::collections::vec_deque::Drain<'a, Result<Event, Error>>);
+pub struct Events<'a>(&'a mut VecDeque<Result<Event, Error>>);
 
 impl Iterator for Events<'_> {
     type Item = Result<Event, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next()
+        self.0.pop_front()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
+        (self.0.len(), Some(self.0.len()))
+    }
+}
+
+impl Drop for Events<'_> {
+    /// Events not taken are dropped with the iterator, as with `drain`.
+    fn drop(&mut self) {
+        if !self.0.is_empty() {
+            self.0.clear();
+        }
     }
 }
 
@@ -366,8 +393,9 @@ impl Splitter {
         self.pos
     }
 
-    /// Feeds a chunk; returns everything it completed. The chunk is copied once; use
-    /// [`feed_bytes`](Splitter::feed_bytes) to share it instead.
+    /// Feeds a chunk; returns everything it completed. Only what is handed out is copied (and the
+    /// part of an unfinished message, kept until it completes); use
+    /// [`feed_bytes`](Splitter::feed_bytes) to share the chunk's memory instead.
     ///
     /// ```
     /// use a2ui_stream::{Event, Splitter};
@@ -378,7 +406,10 @@ impl Splitter {
     /// assert_eq!(second, [Ok(Event::Text("<a2uicorn>".into()))]);
     /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Events<'_> {
-        self.feed_bytes(Bytes::copy_from_slice(chunk))
+        self.feed_chunk(Chunk {
+            data: chunk,
+            shared: None,
+        })
     }
 
     /// Feeds a chunk without copying it: text, and every message that lies wholly inside it, are
@@ -392,11 +423,22 @@ impl Splitter {
     /// assert_eq!(m.as_bytes().as_ptr(), chunk[11..].as_ptr()); // same memory
     /// ```
     pub fn feed_bytes(&mut self, chunk: Bytes) -> Events<'_> {
+        self.feed_chunk(Chunk {
+            data: &chunk,
+            shared: Some(&chunk),
+        })
+    }
+
+    fn feed_chunk(&mut self, chunk: Chunk<'_>) -> Events<'_> {
         let base = self.pos;
         self.pos += chunk.len() as u64;
-        let start = self.resolve_held(&chunk, false);
+        let start = if self.held.is_empty() {
+            0
+        } else {
+            self.resolve_held(&chunk, false)
+        };
         self.run(&chunk, base, start);
-        Events(self.out.drain(..))
+        Events(&mut self.out)
     }
 
     /// Ends the stream: releases held-back text, and reports a block, tag or message left open.
@@ -411,7 +453,13 @@ impl Splitter {
     /// ```
     pub fn finish(&mut self) -> Events<'_> {
         let base = self.pos;
-        self.resolve_held(&Bytes::new(), true);
+        self.resolve_held(
+            &Chunk {
+                data: &[],
+                shared: None,
+            },
+            true,
+        );
         match self.mode {
             Mode::Prose => {}
             Mode::TagAttributes { .. } => self.error(base, ErrorKind::Unterminated { what: "tag" }),
@@ -429,7 +477,7 @@ impl Splitter {
         let out = std::mem::take(&mut self.out);
         *self = Splitter::with_config(config);
         self.out = out;
-        Events(self.out.drain(..))
+        Events(&mut self.out)
     }
 
     fn error(&mut self, offset: u64, kind: ErrorKind) {
@@ -514,7 +562,7 @@ impl Splitter {
 
     /// Decides a held-back probe with the bytes of the new chunk; returns where in the chunk to
     /// go on.
-    fn resolve_held(&mut self, chunk: &Bytes, eof: bool) -> usize {
+    fn resolve_held(&mut self, chunk: &Chunk<'_>, eof: bool) -> usize {
         let mut idx = 0;
         while !self.held.is_empty() {
             let at = self.held_at;
@@ -549,7 +597,10 @@ impl Splitter {
                 }
             };
             if replay_from < held_len {
-                let rest = Bytes::copy_from_slice(&probe[replay_from..held_len]);
+                let rest = Chunk {
+                    data: &probe[replay_from..held_len],
+                    shared: None,
+                };
                 self.run(&rest, at + replay_from as u64, 0);
             }
             idx += consumed;
@@ -558,7 +609,7 @@ impl Splitter {
     }
 
     /// Classifies the candidate at `i`: `None` when it was held back (the chunk is used up).
-    fn candidate(&mut self, chunk: &Bytes, base: u64, i: usize) -> Option<Class> {
+    fn candidate(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> Option<Class> {
         let end = (i + self.probe_limit()).min(chunk.len());
         match self.classify(&chunk[i..end], false) {
             Class::Partial if end == chunk.len() => {
@@ -576,7 +627,7 @@ impl Splitter {
     }
 
     /// Processes `chunk` (whose first byte is at stream offset `base`) from index `i`.
-    fn run(&mut self, chunk: &Bytes, base: u64, mut i: usize) {
+    fn run(&mut self, chunk: &Chunk<'_>, base: u64, mut i: usize) {
         while i < chunk.len() {
             i = match self.mode {
                 Mode::Prose => self.prose(chunk, base, i),
@@ -610,13 +661,13 @@ impl Splitter {
         self.acc.clear();
     }
 
-    fn prose(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn prose(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         loop {
             let Some(k) = memchr3(b'<', b'-', b'`', &chunk[from..]) else {
                 let end = chunk.len();
                 let cut = cut_char_len(&chunk[i..]);
-                self.text(chunk.slice(i..end - cut));
+                self.text(chunk.bytes(i..end - cut));
                 if cut > 0 {
                     self.held = chunk[end - cut..].to_vec();
                     self.held_at = base + (end - cut) as u64;
@@ -626,11 +677,11 @@ impl Splitter {
             let c = from + k;
             match self.candidate(chunk, base, c) {
                 None => {
-                    self.text(chunk.slice(i..c));
+                    self.text(chunk.bytes(i..c));
                     return chunk.len();
                 }
                 Some(Class::Match(len, act)) => {
-                    self.text(chunk.slice(i..c));
+                    self.text(chunk.bytes(i..c));
                     self.act(act, &chunk[c..c + len]);
                     return c + len;
                 }
@@ -639,7 +690,7 @@ impl Splitter {
         }
     }
 
-    fn tag_attributes(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn tag_attributes(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let Mode::TagAttributes { mut quote, mut len } = self.mode else {
             return i;
         };
@@ -668,7 +719,7 @@ impl Splitter {
         chunk.len()
     }
 
-    fn seeking_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn seeking_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         for (k, &b) in chunk[i..].iter().enumerate() {
             let j = i + k;
             match b {
@@ -713,7 +764,7 @@ impl Splitter {
         chunk.len()
     }
 
-    fn resync(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn resync(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         while let Some(k) = memchr2(b'{', b'<', &chunk[from..]) {
             let c = from + k;
@@ -745,7 +796,7 @@ impl Splitter {
         }
     }
 
-    fn in_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn in_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut pos = i;
         loop {
             match self.lex.next(chunk, &mut pos) {
@@ -799,7 +850,7 @@ impl Splitter {
     }
 
     /// Returns `true` when the message closed.
-    fn on_close(&mut self, object: bool, chunk: &Bytes, base: u64, pos: usize) -> bool {
+    fn on_close(&mut self, object: bool, chunk: &Chunk<'_>, base: u64, pos: usize) -> bool {
         let end = base + pos as u64;
         match self.lex.depth() {
             0 => {
@@ -912,10 +963,10 @@ impl Splitter {
     }
 
     /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`.
-    fn span(&self, chunk: &Bytes, base: u64, from: u64, to: u64) -> Bytes {
+    fn span(&self, chunk: &Chunk<'_>, base: u64, from: u64, to: u64) -> Bytes {
         let end = (to - base) as usize;
         if from >= base {
-            return chunk.slice((from - base) as usize..end);
+            return chunk.bytes((from - base) as usize..end);
         }
         let skip = (from - self.cur.start) as usize;
         let earlier = self.acc.get(skip..).unwrap_or_default();
@@ -935,18 +986,31 @@ impl Splitter {
             }
         }
         let kind = cur.kind();
-        let mut v = Vec::with_capacity(component.len() + surface.len() + 72);
-        if kind == MessageKind::UpdateComponents {
-            v.extend_from_slice(b"{\"version\":");
-            v.extend_from_slice(cur.version.as_deref().unwrap_or(b"\"v0.9\""));
-            v.extend_from_slice(b",\"updateComponents\":{\"surfaceId\":");
+        const V09: &[u8] = b"{\"version\":";
+        const V09_BODY: &[u8] = b",\"updateComponents\":{\"surfaceId\":";
+        const V08: &[u8] = b"{\"surfaceUpdate\":{\"surfaceId\":";
+        const LIST: &[u8] = b",\"components\":[";
+        const END: &[u8] = b"]}}";
+        let version = cur.version.as_deref().unwrap_or(b"\"v0.9\"");
+        let head = if kind == MessageKind::UpdateComponents {
+            V09.len() + version.len() + V09_BODY.len()
         } else {
-            v.extend_from_slice(b"{\"surfaceUpdate\":{\"surfaceId\":");
+            V08.len()
+        };
+        // Exactly sized, so that turning it into `Bytes` needs no second allocation.
+        let mut v =
+            Vec::with_capacity(head + surface.len() + LIST.len() + component.len() + END.len());
+        if kind == MessageKind::UpdateComponents {
+            v.extend_from_slice(V09);
+            v.extend_from_slice(version);
+            v.extend_from_slice(V09_BODY);
+        } else {
+            v.extend_from_slice(V08);
         }
         v.extend_from_slice(surface);
-        v.extend_from_slice(b",\"components\":[");
+        v.extend_from_slice(LIST);
         v.extend_from_slice(&component);
-        v.extend_from_slice(b"]}}");
+        v.extend_from_slice(END);
         let message = Message {
             bytes: Bytes::from(v),
             kind,
@@ -957,7 +1021,7 @@ impl Splitter {
         self.out.push_back(Ok(Event::Message(message)));
     }
 
-    fn message_done(&mut self, chunk: &Bytes, base: u64, end: u64) {
+    fn message_done(&mut self, chunk: &Chunk<'_>, base: u64, end: u64) {
         self.mode = Mode::Json(Phase::SeekingMessage);
         let cur = std::mem::take(&mut self.cur);
         if cur.discard {
@@ -971,7 +1035,7 @@ impl Splitter {
             return;
         }
         let bytes = if cur.start >= base {
-            chunk.slice((cur.start - base) as usize..(end - base) as usize)
+            chunk.bytes((cur.start - base) as usize..(end - base) as usize)
         } else {
             self.acc.extend_from_slice(&chunk[..(end - base) as usize]);
             self.acc.split().freeze()
