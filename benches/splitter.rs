@@ -41,7 +41,9 @@ fn documents() -> Vec<String> {
             let v: serde_json::Value = serde_json::from_str(&s).ok()?;
             match v {
                 serde_json::Value::Array(_) => Some(s),
-                serde_json::Value::Object(mut o) => serde_json::to_string_pretty(&o.remove("messages")?).ok(),
+                serde_json::Value::Object(mut o) => {
+                    serde_json::to_string_pretty(&o.remove("messages")?).ok()
+                }
                 _ => None,
             }
         })
@@ -49,7 +51,10 @@ fn documents() -> Vec<String> {
     if !docs.is_empty() {
         return docs;
     }
-    eprintln!("shared examples not found at {}: using a generated corpus", root.display());
+    eprintln!(
+        "shared examples not found at {}: using a generated corpus",
+        root.display()
+    );
     (0..20)
         .map(|i| {
             let comps: Vec<String> = (0..30)
@@ -107,7 +112,11 @@ fn split_all(corpus: &Bytes, chunk: usize) -> usize {
 fn serde_all(corpus: &Bytes, ranges: &[std::ops::Range<usize>]) -> usize {
     ranges
         .iter()
-        .map(|r| serde_json::from_slice::<serde_json::Value>(&corpus[r.clone()]).map(|v| v.as_array().map_or(0, Vec::len)).unwrap_or(0))
+        .map(|r| {
+            serde_json::from_slice::<serde_json::Value>(&corpus[r.clone()])
+                .map(|v| v.as_array().map_or(0, Vec::len))
+                .unwrap_or(0)
+        })
         .sum()
 }
 
@@ -117,11 +126,15 @@ fn throughput(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(data.len() as u64));
     group.sample_size(10);
     for chunk in [1usize, 4, 16, 256, 65536] {
-        group.bench_with_input(BenchmarkId::new("splitter", chunk), &chunk, |b, &chunk| b.iter(|| black_box(split_all(&data, chunk))));
+        group.bench_with_input(BenchmarkId::new("splitter", chunk), &chunk, |b, &chunk| {
+            b.iter(|| black_box(split_all(&data, chunk)))
+        });
     }
     // The baseline parses the same JSON bytes; throughput is counted over the same corpus length,
     // so the two columns compare time for the same response.
-    group.bench_function("serde_json_value", |b| b.iter(|| black_box(serde_all(&data, &ranges))));
+    group.bench_function("serde_json_value", |b| {
+        b.iter(|| black_box(serde_all(&data, &ranges)))
+    });
     group.finish();
 }
 
@@ -131,7 +144,11 @@ fn linear(c: &mut Criterion) {
     for size in [64usize << 10, 4 << 20] {
         let (data, _) = corpus(size);
         group.throughput(Throughput::Bytes(data.len() as u64));
-        group.bench_with_input(BenchmarkId::new("splitter_256B_chunks", size), &data, |b, data| b.iter(|| black_box(split_all(data, 256))));
+        group.bench_with_input(
+            BenchmarkId::new("splitter_256B_chunks", size),
+            &data,
+            |b, data| b.iter(|| black_box(split_all(data, 256))),
+        );
     }
     group.finish();
 }

@@ -36,8 +36,15 @@ mod framing;
 mod message;
 mod scan;
 mod splitter;
+#[cfg(feature = "async")]
+pub mod stream;
 
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind};
 pub use splitter::{Events, Splitter};
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -2,6 +2,7 @@
 
 use bytes::Bytes;
 use std::fmt;
+use std::sync::Arc;
 
 /// What an A2UI message does, from its top-level key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,9 +101,9 @@ impl MessageKind {
 pub struct Message {
     pub(crate) bytes: Bytes,
     pub(crate) kind: MessageKind,
-    pub(crate) version: Option<Box<str>>,
-    pub(crate) surface_id: Option<Box<str>>,
-    pub(crate) component_id: Option<Box<str>>,
+    pub(crate) version: Option<Arc<str>>,
+    pub(crate) surface_id: Option<Arc<str>>,
+    pub(crate) component_id: Option<Arc<str>>,
 }
 
 impl Message {

@@ -11,6 +11,88 @@
 use crate::ErrorKind;
 use memchr::memchr2;
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+#[inline]
+fn word(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Bytes of `w` below 0x20 or above 0x7F (the lowest flagged byte is exact).
+#[inline]
+fn control_or_high(w: u64) -> u64 {
+    (w.wrapping_sub(ONES * 0x20) & !w & HIGHS) | (w & HIGHS)
+}
+
+/// Bytes of `w` equal to `c` (the lowest flagged byte is exact).
+#[inline]
+fn equal(w: u64, c: u8) -> u64 {
+    let x = w ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The first byte at or after `p` inside a string that needs a look: `"`, `\`, a control byte or
+/// a non-ASCII byte (or `buf.len()`). Short strings are checked a word at a time; past 16 bytes
+/// `memchr2` finds the end and the span before it is checked a word at a time.
+#[inline]
+fn scan_string(buf: &[u8], mut p: usize) -> usize {
+    for _ in 0..2 {
+        if p + 8 > buf.len() {
+            break;
+        }
+        let w = word(buf, p);
+        let m = control_or_high(w) | equal(w, b'"') | equal(w, b'\\');
+        if m != 0 {
+            return p + (m.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    if buf.len() - p < 16 {
+        // Too short for memchr2 to pay for its call.
+        return buf[p..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1F | 0x80..=0xFF))
+            .map_or(buf.len(), |k| p + k);
+    }
+    let end = memchr2(b'"', b'\\', &buf[p..]).map_or(buf.len(), |k| p + k);
+    while p + 8 <= end {
+        let m = control_or_high(word(buf, p));
+        if m != 0 {
+            return p + (m.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    buf[p..end]
+        .iter()
+        .position(|&b| !(0x20..0x80).contains(&b))
+        .map_or(end, |k| p + k)
+}
+
+/// Skips JSON whitespace. Runs of spaces (indentation) go eight bytes at a time: the first byte
+/// that is not a space is the lowest non-zero byte of the word XOR eight spaces.
+#[inline]
+fn skip_ws(buf: &[u8], pos: &mut usize) {
+    let mut p = *pos;
+    loop {
+        if p + 8 <= buf.len() {
+            let x = word(buf, p) ^ (ONES * 0x20);
+            if x == 0 {
+                p += 8;
+                continue;
+            }
+            p += (x.trailing_zeros() / 8) as usize;
+        }
+        match buf.get(p) {
+            Some(&b) if is_ws(b) => p += 1,
+            _ => break,
+        }
+    }
+    *pos = p;
+}
+
 /// What [`Lexer::next`] stopped at. After a token, the position points just past its last byte;
 /// after [`Tok::Err`], at the offending byte (not consumed).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +105,6 @@ pub(crate) enum Tok {
     StrStart,
     /// A string ended (its closing quote was consumed).
     StrEnd,
-    /// A number or literal ended.
-    Scalar,
     /// The chunk is exhausted; feed more.
     End,
     /// The grammar was broken at the current position.
@@ -95,6 +175,12 @@ pub(crate) struct Lexer {
     /// A UTF-8 character cut by the end of a chunk.
     utf8: [u8; 4],
     utf8_have: u8,
+    /// See [`Lexer::take_back`].
+    back: usize,
+    /// Containers are reported while they leave the depth at most this (see [`Lexer::report`]).
+    report_depth: usize,
+    /// Bit `d` set: strings at depth `d` are reported.
+    string_depths: u64,
     /// The digits of the number being read (to reject numbers `serde_json` cannot hold).
     num: Vec<u8>,
 }
@@ -126,8 +212,30 @@ impl Lexer {
             cap_overflow: false,
             utf8: [0; 4],
             utf8_have: 0,
+            back: 0,
+            report_depth: usize::MAX,
+            string_depths: u64::MAX,
             num: Vec::new(),
         }
+    }
+
+    /// Limits what [`Lexer::next`] stops at: containers opening to, or closing back to, a depth of
+    /// at most `containers`, and strings at the depths whose bits are set in `strings`. Everything
+    /// deeper is consumed in place, which keeps the token count (and the caller's work) down.
+    pub(crate) fn report(&mut self, containers: usize, strings: u64) {
+        self.report_depth = containers;
+        self.string_depths = strings;
+    }
+
+    #[inline(always)]
+    fn reports_containers(&self) -> bool {
+        // Opening: the new depth; closing: one less than the closed container's depth.
+        self.stack.len() <= self.report_depth
+    }
+
+    #[inline(always)]
+    fn reports_strings(&self) -> bool {
+        self.string_depths & (1u64 << self.stack.len().min(63)) != 0
     }
 
     /// Starts a new top-level object; the caller has consumed its `{`.
@@ -166,7 +274,7 @@ impl Lexer {
         (was && !self.cap_overflow).then_some(self.cap.as_slice())
     }
 
-    #[inline]
+    #[inline(always)]
     fn cap_push(&mut self, bytes: &[u8]) {
         if self.capturing {
             if self.cap.len() + bytes.len() > CAPTURE_LIMIT {
@@ -200,56 +308,34 @@ impl Lexer {
         Ok(())
     }
 
-    /// Checks a span of string interior (no `"` or `\` inside). `more` says whether the chunk
-    /// ended inside the string (a cut UTF-8 character may then be completed later).
-    fn check_span(&mut self, s: &[u8], more: bool) -> Result<(), (usize, ErrorKind)> {
-        let mut from = 0;
-        if self.utf8_have > 0 {
-            let width = utf8_width(self.utf8[0]) as usize;
-            let have = self.utf8_have as usize;
-            let take = (width - have).min(s.len());
-            for (k, &b) in s[..take].iter().enumerate() {
-                if b & 0xC0 != 0x80 {
-                    return Err((k, ErrorKind::InvalidUtf8));
-                }
-                self.utf8[have + k] = b;
+    /// Completes a UTF-8 character cut by the previous chunk end. `None` when done and valid.
+    /// An invalid character is reported at its first byte, wherever the cut fell.
+    fn finish_cut_char(&mut self, buf: &[u8], pos: &mut usize) -> Option<Tok> {
+        let width = utf8_width(self.utf8[0]) as usize;
+        while (self.utf8_have as usize) < width {
+            let &b = buf.get(*pos)?;
+            if b & 0xC0 != 0x80 {
+                self.back = self.utf8_have as usize;
+                self.utf8_have = 0;
+                return Some(Tok::Err(ErrorKind::InvalidUtf8));
             }
-            if have + take < width {
-                self.utf8_have += take as u8;
-                return if more {
-                    Ok(())
-                } else {
-                    Err((take, ErrorKind::InvalidUtf8))
-                };
-            }
-            self.utf8_have = 0;
-            if std::str::from_utf8(&self.utf8[..width]).is_err() {
-                return Err((0, ErrorKind::InvalidUtf8));
-            }
-            from = take;
+            self.utf8[self.utf8_have as usize] = b;
+            self.utf8_have += 1;
+            self.cap_push(&[b]);
+            *pos += 1;
         }
-        let s = &s[from..];
-        // One pass: any byte below 0x20 or above 0x7F sets the high bit.
-        if s.iter().fold(0u8, |acc, &b| acc | b | b.wrapping_sub(0x20)) & 0x80 == 0 {
-            return Ok(());
+        self.utf8_have = 0;
+        if std::str::from_utf8(&self.utf8[..width]).is_err() {
+            self.back = width;
+            return Some(Tok::Err(ErrorKind::InvalidUtf8));
         }
-        let ctrl = s.iter().position(|&b| b < 0x20);
-        let bad = match std::str::from_utf8(s) {
-            Ok(_) => None,
-            Err(e) if e.error_len().is_none() && more => {
-                let tail = &s[e.valid_up_to()..];
-                self.utf8[..tail.len()].copy_from_slice(tail);
-                self.utf8_have = tail.len() as u8;
-                None
-            }
-            Err(e) => Some(e.valid_up_to()),
-        };
-        match (ctrl, bad) {
-            (Some(c), Some(u)) if u < c => Err((from + u, ErrorKind::InvalidUtf8)),
-            (Some(c), _) => Err((from + c, ErrorKind::ControlCharacterInString)),
-            (None, Some(u)) => Err((from + u, ErrorKind::InvalidUtf8)),
-            (None, None) => Ok(()),
-        }
+        None
+    }
+
+    /// After [`Tok::Err`]: how many bytes before the reported position the error really began
+    /// (a cut UTF-8 character starts in an earlier chunk). Resets to 0.
+    pub(crate) fn take_back(&mut self) -> usize {
+        std::mem::take(&mut self.back)
     }
 
     fn end_number(&mut self) -> Result<(), ErrorKind> {
@@ -271,19 +357,20 @@ impl Lexer {
 
     /// Begins the value starting with `b`: `Some(token)` for a token to report, `None` when the
     /// value (a number or literal) continues in place.
+    #[inline]
     fn start_value(&mut self, b: u8, pos: &mut usize) -> Option<Tok> {
         match b {
             b'{' => match self.push(b'{') {
                 Ok(()) => {
                     *pos += 1;
-                    Some(Tok::ObjOpen)
+                    self.reports_containers().then_some(Tok::ObjOpen)
                 }
                 Err(e) => Some(Tok::Err(e)),
             },
             b'[' => match self.push(b'[') {
                 Ok(()) => {
                     *pos += 1;
-                    Some(Tok::ArrOpen)
+                    self.reports_containers().then_some(Tok::ArrOpen)
                 }
                 Err(e) => Some(Tok::Err(e)),
             },
@@ -291,7 +378,7 @@ impl Lexer {
                 *pos += 1;
                 self.key = false;
                 self.st = St::Str;
-                Some(Tok::StrStart)
+                self.reports_strings().then_some(Tok::StrStart)
             }
             b'-' | b'0'..=b'9' => {
                 self.num.clear();
@@ -322,37 +409,72 @@ impl Lexer {
     }
 
     /// Advances through `buf` from `*pos` to the next token of interest.
+    #[inline]
     pub(crate) fn next(&mut self, buf: &[u8], pos: &mut usize) -> Tok {
         loop {
+            if matches!(
+                self.st,
+                St::Comma | St::Colon | St::Key | St::KeyOrClose | St::Value | St::ValueOrClose
+            ) {
+                skip_ws(buf, pos);
+            }
             let Some(&b) = buf.get(*pos) else {
                 return Tok::End;
             };
             match self.st {
                 St::Str => {
-                    let rest = &buf[*pos..];
-                    let found = memchr2(b'"', b'\\', rest);
-                    let span = &rest[..found.unwrap_or(rest.len())];
-                    if let Err((at, kind)) = self.check_span(span, found.is_none()) {
-                        *pos += at;
-                        return Tok::Err(kind);
+                    if self.utf8_have > 0 {
+                        if let Some(tok) = self.finish_cut_char(buf, pos) {
+                            return tok;
+                        }
                     }
-                    self.cap_push(span);
-                    *pos += span.len();
-                    let Some(k) = found else {
+                    let q = scan_string(buf, *pos);
+                    self.cap_push(&buf[*pos..q]);
+                    *pos = q;
+                    let Some(&b) = buf.get(q) else {
                         return Tok::End;
                     };
-                    let q = rest[k];
-                    self.cap_push(&[q]);
-                    *pos += 1;
-                    if q == b'"' {
-                        if self.key {
-                            self.st = St::Colon;
-                        } else {
-                            self.after_value();
+                    match b {
+                        b'"' => {
+                            self.cap_push(b"\"");
+                            *pos += 1;
+                            let report = self.reports_strings();
+                            if self.key {
+                                self.st = St::Colon;
+                            } else {
+                                self.after_value();
+                            }
+                            if report {
+                                return Tok::StrEnd;
+                            }
                         }
-                        return Tok::StrEnd;
+                        b'\\' => {
+                            self.cap_push(b"\\");
+                            *pos += 1;
+                            self.st = St::Esc;
+                        }
+                        0..=0x1F => return Tok::Err(ErrorKind::ControlCharacterInString),
+                        _ => {
+                            let width = utf8_width(b) as usize;
+                            let got = &buf[q..(q + width).min(buf.len())];
+                            if width == 1 || got[1..].iter().any(|&c| c & 0xC0 != 0x80) {
+                                return Tok::Err(ErrorKind::InvalidUtf8);
+                            }
+                            if got.len() < width {
+                                // Cut by the end of the chunk: finished by the next one.
+                                self.utf8[..got.len()].copy_from_slice(got);
+                                self.utf8_have = got.len() as u8;
+                                self.cap_push(got);
+                                *pos = buf.len();
+                                return Tok::End;
+                            }
+                            if std::str::from_utf8(got).is_err() {
+                                return Tok::Err(ErrorKind::InvalidUtf8);
+                            }
+                            self.cap_push(got);
+                            *pos += width;
+                        }
                     }
-                    self.st = St::Esc;
                 }
                 St::Esc => {
                     self.st = match b {
@@ -466,12 +588,16 @@ impl Lexer {
                         *pos += 1;
                         self.key = true;
                         self.st = St::Str;
-                        return Tok::StrStart;
+                        if self.reports_strings() {
+                            return Tok::StrStart;
+                        }
                     } else if b == b'}' && self.st == St::KeyOrClose {
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();
-                        return Tok::ObjClose;
+                        if self.reports_containers() {
+                            return Tok::ObjClose;
+                        }
                     } else {
                         let expected = if self.st == St::Key {
                             "a string key"
@@ -488,7 +614,9 @@ impl Lexer {
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();
-                        return Tok::ArrClose;
+                        if self.reports_containers() {
+                            return Tok::ArrClose;
+                        }
                     } else if let Some(tok) = self.start_value(b, pos) {
                         return tok;
                     }
@@ -513,10 +641,9 @@ impl Lexer {
                         }
                         None if matches!(n, Num::Zero | Num::Int | Num::Frac | Num::ExpInt) => {
                             // The number ended at `b`, which is not consumed.
-                            return match self.end_number() {
-                                Ok(()) => Tok::Scalar,
-                                Err(e) => Tok::Err(e),
-                            };
+                            if let Err(e) = self.end_number() {
+                                return Tok::Err(e);
+                            }
                         }
                         None => {
                             return Tok::Err(ErrorKind::UnexpectedByte {
@@ -536,9 +663,9 @@ impl Lexer {
                     *pos += 1;
                     if at as usize + 1 == word.len() {
                         self.after_value();
-                        return Tok::Scalar;
+                    } else {
+                        self.st = St::Lit { word, at: at + 1 };
                     }
-                    self.st = St::Lit { word, at: at + 1 };
                 }
                 St::Done => {
                     return Tok::Err(ErrorKind::UnexpectedByte {

@@ -13,7 +13,7 @@ use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// Longest probe ever held back, whatever the configured limit.
 const LOOKAHEAD: usize = 128;
@@ -89,12 +89,16 @@ struct Current {
     in_component: bool,
     version: Option<Vec<u8>>,
     surface: Option<Vec<u8>>,
+    /// `version` and `surface` decoded, once.
+    version_str: Option<Arc<str>>,
+    surface_str: Option<Arc<str>>,
     /// Keys besides the kind, `version`, `surfaceId` and `components`.
     extra_keys: bool,
     /// Stream offsets of the components array's `[` and `]`.
     array: (Option<u64>, Option<u64>),
     component_start: u64,
-    component_id: Option<Vec<u8>>,
+    /// The component being read has an `id` (its raw bytes are in `Splitter::id_buf`).
+    has_component_id: bool,
     /// Components read before `surfaceId` (or `version`) arrived.
     pending: Vec<(Bytes, Option<Vec<u8>>)>,
     /// At least one component went out (or was dropped as a repeat) on its own.
@@ -115,38 +119,28 @@ impl Current {
     }
 }
 
-/// Component ids already sent, per surface, with a hash of their bytes.
+/// Component ids already sent, keyed by the hashes of the surface id and the component id, with a
+/// hash of the component's bytes. Hashes keep a lookup free of allocation; a collision on all three
+/// 64-bit values at once would only hold back one repeat of a component.
 #[derive(Debug, Default)]
 struct Sent {
-    surfaces: HashMap<Vec<u8>, HashMap<Vec<u8>, u64>>,
-    tracked: usize,
+    ids: HashMap<(u64, u64), u64, FastHash>,
 }
 
 impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        bytes.hash(&mut h);
-        let hash = h.finish();
-        if !self.surfaces.contains_key(surface) {
-            if self.tracked >= MAX_TRACKED_IDS {
-                return false;
-            }
-            self.surfaces.insert(surface.to_vec(), HashMap::new());
-        }
-        let Some(ids) = self.surfaces.get_mut(surface) else {
-            return false;
-        };
-        match ids.get_mut(id) {
+        let hash = content_hash(bytes);
+        let key = (content_hash(surface), content_hash(id));
+        match self.ids.get_mut(&key) {
             Some(old) if *old == hash => true,
             Some(old) => {
                 *old = hash;
                 false
             }
             None => {
-                if self.tracked < MAX_TRACKED_IDS {
-                    ids.insert(id.to_vec(), hash);
-                    self.tracked += 1;
+                if self.ids.len() < MAX_TRACKED_IDS {
+                    self.ids.insert(key, hash);
                 }
                 false
             }
@@ -154,22 +148,62 @@ impl Sent {
     }
 
     fn forget(&mut self, surface: &[u8]) {
-        if let Some(ids) = self.surfaces.remove(surface) {
-            self.tracked -= ids.len();
-        }
+        let s = content_hash(surface);
+        self.ids.retain(|&(k, _), _| k != s);
     }
 }
 
-/// Decodes the raw bytes of a JSON string (quotes included).
-fn decode(raw: &[u8]) -> Option<Box<str>> {
+/// Hashing for the id tables: ids and surface ids are short and the tables are bounded, so a
+/// fast hash serves better than the default SipHash.
+#[derive(Debug, Default, Clone, Copy)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+#[derive(Debug)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = content_hash(bytes) ^ self.0.rotate_left(17);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(17) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Decodes the raw bytes of a JSON string (quotes included; the lexer has checked them).
+fn decode(raw: &[u8]) -> Option<Arc<str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw)
-            .ok()
-            .map(String::into_boxed_str)
+        serde_json::from_slice::<String>(raw).ok().map(Arc::from)
     } else {
-        std::str::from_utf8(inner).ok().map(Box::from)
+        std::str::from_utf8(inner).ok().map(Arc::from)
     }
+}
+
+/// A fast 64-bit hash of a component's bytes, to tell a re-sent component from a changed one.
+fn content_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
 }
 
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
@@ -189,6 +223,30 @@ fn cut_char_len(s: &[u8]) -> usize {
         }
     }
     0
+}
+
+/// A chunk being processed: its bytes, and the shared buffer they live in when the caller gave
+/// one (then pieces of it are handed out without copying).
+struct Chunk<'a> {
+    data: &'a [u8],
+    shared: Option<&'a Bytes>,
+}
+
+impl Chunk<'_> {
+    /// The bytes in `range` as [`Bytes`]: a slice of the shared buffer, or a copy.
+    fn bytes(&self, range: std::ops::Range<usize>) -> Bytes {
+        match self.shared {
+            Some(b) => b.slice(range),
+            None => Bytes::copy_from_slice(&self.data[range]),
+        }
+    }
+}
+
+impl std::ops::Deref for Chunk<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.data
+    }
 }
 
 /// Splits an LLM token stream into prose and standalone A2UI messages, incrementally.
@@ -229,6 +287,8 @@ pub struct Splitter {
     cur: Current,
     /// The open message's bytes from earlier chunks.
     acc: BytesMut,
+    /// Raw `id` of the component being read (reused, to spare an allocation per component).
+    id_buf: Vec<u8>,
     sent: Sent,
     out: VecDeque<Result<Event, Error>>,
 }
@@ -242,17 +302,26 @@ pub struct Splitter {
 /// assert_eq!(events.len(), 1);
 /// ```
 #[derive(Debug)]
-pub struct Events<'a>(std::collections::vec_deque::Drain<'a, Result<Event, Error>>);
+pub struct Events<'a>(&'a mut VecDeque<Result<Event, Error>>);
 
 impl Iterator for Events<'_> {
     type Item = Result<Event, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next()
+        self.0.pop_front()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
+        (self.0.len(), Some(self.0.len()))
+    }
+}
+
+impl Drop for Events<'_> {
+    /// Events not taken are dropped with the iterator, as with `drain`.
+    fn drop(&mut self) {
+        if !self.0.is_empty() {
+            self.0.clear();
+        }
     }
 }
 
@@ -288,8 +357,11 @@ impl Splitter {
             Framing::Tagged => Mode::Prose,
             Framing::Bare => Mode::Json(Phase::SeekingMessage),
         };
+        let mut lex = Lexer::new(config.max_depth);
+        // Only the first four levels matter: message, body, components array, component.
+        lex.report(4, 1 << 1 | 1 << 2 | 1 << 4);
         Splitter {
-            lex: Lexer::new(config.max_depth),
+            lex,
             config,
             mode,
             in_block: false,
@@ -299,6 +371,7 @@ impl Splitter {
             capture: Capture::None,
             cur: Current::default(),
             acc: BytesMut::new(),
+            id_buf: Vec::new(),
             sent: Sent::default(),
             out: VecDeque::new(),
         }
@@ -320,8 +393,9 @@ impl Splitter {
         self.pos
     }
 
-    /// Feeds a chunk; returns everything it completed. The chunk is copied once; use
-    /// [`feed_bytes`](Splitter::feed_bytes) to share it instead.
+    /// Feeds a chunk; returns everything it completed. Only what is handed out is copied (and the
+    /// part of an unfinished message, kept until it completes); use
+    /// [`feed_bytes`](Splitter::feed_bytes) to share the chunk's memory instead.
     ///
     /// ```
     /// use a2ui_stream::{Event, Splitter};
@@ -332,7 +406,10 @@ impl Splitter {
     /// assert_eq!(second, [Ok(Event::Text("<a2uicorn>".into()))]);
     /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Events<'_> {
-        self.feed_bytes(Bytes::copy_from_slice(chunk))
+        self.feed_chunk(Chunk {
+            data: chunk,
+            shared: None,
+        })
     }
 
     /// Feeds a chunk without copying it: text, and every message that lies wholly inside it, are
@@ -346,11 +423,22 @@ impl Splitter {
     /// assert_eq!(m.as_bytes().as_ptr(), chunk[11..].as_ptr()); // same memory
     /// ```
     pub fn feed_bytes(&mut self, chunk: Bytes) -> Events<'_> {
+        self.feed_chunk(Chunk {
+            data: &chunk,
+            shared: Some(&chunk),
+        })
+    }
+
+    fn feed_chunk(&mut self, chunk: Chunk<'_>) -> Events<'_> {
         let base = self.pos;
         self.pos += chunk.len() as u64;
-        let start = self.resolve_held(&chunk, false);
+        let start = if self.held.is_empty() {
+            0
+        } else {
+            self.resolve_held(&chunk, false)
+        };
         self.run(&chunk, base, start);
-        Events(self.out.drain(..))
+        Events(&mut self.out)
     }
 
     /// Ends the stream: releases held-back text, and reports a block, tag or message left open.
@@ -365,7 +453,13 @@ impl Splitter {
     /// ```
     pub fn finish(&mut self) -> Events<'_> {
         let base = self.pos;
-        self.resolve_held(&Bytes::new(), true);
+        self.resolve_held(
+            &Chunk {
+                data: &[],
+                shared: None,
+            },
+            true,
+        );
         match self.mode {
             Mode::Prose => {}
             Mode::TagAttributes { .. } => self.error(base, ErrorKind::Unterminated { what: "tag" }),
@@ -383,7 +477,7 @@ impl Splitter {
         let out = std::mem::take(&mut self.out);
         *self = Splitter::with_config(config);
         self.out = out;
-        Events(self.out.drain(..))
+        Events(&mut self.out)
     }
 
     fn error(&mut self, offset: u64, kind: ErrorKind) {
@@ -468,7 +562,7 @@ impl Splitter {
 
     /// Decides a held-back probe with the bytes of the new chunk; returns where in the chunk to
     /// go on.
-    fn resolve_held(&mut self, chunk: &Bytes, eof: bool) -> usize {
+    fn resolve_held(&mut self, chunk: &Chunk<'_>, eof: bool) -> usize {
         let mut idx = 0;
         while !self.held.is_empty() {
             let at = self.held_at;
@@ -503,7 +597,10 @@ impl Splitter {
                 }
             };
             if replay_from < held_len {
-                let rest = Bytes::copy_from_slice(&probe[replay_from..held_len]);
+                let rest = Chunk {
+                    data: &probe[replay_from..held_len],
+                    shared: None,
+                };
                 self.run(&rest, at + replay_from as u64, 0);
             }
             idx += consumed;
@@ -512,7 +609,7 @@ impl Splitter {
     }
 
     /// Classifies the candidate at `i`: `None` when it was held back (the chunk is used up).
-    fn candidate(&mut self, chunk: &Bytes, base: u64, i: usize) -> Option<Class> {
+    fn candidate(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> Option<Class> {
         let end = (i + self.probe_limit()).min(chunk.len());
         match self.classify(&chunk[i..end], false) {
             Class::Partial if end == chunk.len() => {
@@ -530,7 +627,7 @@ impl Splitter {
     }
 
     /// Processes `chunk` (whose first byte is at stream offset `base`) from index `i`.
-    fn run(&mut self, chunk: &Bytes, base: u64, mut i: usize) {
+    fn run(&mut self, chunk: &Chunk<'_>, base: u64, mut i: usize) {
         while i < chunk.len() {
             i = match self.mode {
                 Mode::Prose => self.prose(chunk, base, i),
@@ -564,13 +661,13 @@ impl Splitter {
         self.acc.clear();
     }
 
-    fn prose(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn prose(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         loop {
             let Some(k) = memchr3(b'<', b'-', b'`', &chunk[from..]) else {
                 let end = chunk.len();
                 let cut = cut_char_len(&chunk[i..]);
-                self.text(chunk.slice(i..end - cut));
+                self.text(chunk.bytes(i..end - cut));
                 if cut > 0 {
                     self.held = chunk[end - cut..].to_vec();
                     self.held_at = base + (end - cut) as u64;
@@ -580,11 +677,11 @@ impl Splitter {
             let c = from + k;
             match self.candidate(chunk, base, c) {
                 None => {
-                    self.text(chunk.slice(i..c));
+                    self.text(chunk.bytes(i..c));
                     return chunk.len();
                 }
                 Some(Class::Match(len, act)) => {
-                    self.text(chunk.slice(i..c));
+                    self.text(chunk.bytes(i..c));
                     self.act(act, &chunk[c..c + len]);
                     return c + len;
                 }
@@ -593,7 +690,7 @@ impl Splitter {
         }
     }
 
-    fn tag_attributes(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn tag_attributes(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let Mode::TagAttributes { mut quote, mut len } = self.mode else {
             return i;
         };
@@ -622,7 +719,7 @@ impl Splitter {
         chunk.len()
     }
 
-    fn seeking_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn seeking_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         for (k, &b) in chunk[i..].iter().enumerate() {
             let j = i + k;
             match b {
@@ -667,7 +764,7 @@ impl Splitter {
         chunk.len()
     }
 
-    fn resync(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn resync(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         while let Some(k) = memchr2(b'{', b'<', &chunk[from..]) {
             let c = from + k;
@@ -699,16 +796,16 @@ impl Splitter {
         }
     }
 
-    fn in_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+    fn in_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut pos = i;
         loop {
             match self.lex.next(chunk, &mut pos) {
                 Tok::End => return pos,
                 Tok::Err(kind) => {
-                    self.fail(base + pos as u64, kind);
+                    let back = self.lex.take_back() as u64;
+                    self.fail(base + pos as u64 - back, kind);
                     return pos;
                 }
-                Tok::Scalar => {}
                 Tok::StrStart => self.on_string_start(),
                 Tok::StrEnd => self.on_string_end(),
                 tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
@@ -745,7 +842,7 @@ impl Splitter {
             4 if object && phase == Phase::InComponent => {
                 cur.in_component = true;
                 cur.component_start = at;
-                cur.component_id = None;
+                cur.has_component_id = false;
                 cur.component_key = Key::Other;
             }
             _ => {}
@@ -753,7 +850,7 @@ impl Splitter {
     }
 
     /// Returns `true` when the message closed.
-    fn on_close(&mut self, object: bool, chunk: &Bytes, base: u64, pos: usize) -> bool {
+    fn on_close(&mut self, object: bool, chunk: &Chunk<'_>, base: u64, pos: usize) -> bool {
         let end = base + pos as u64;
         match self.lex.depth() {
             0 => {
@@ -772,10 +869,13 @@ impl Splitter {
                 self.cur.in_component = false;
                 if !self.cur.discard {
                     let bytes = self.span(chunk, base, self.cur.component_start, end);
-                    let id = self.cur.component_id.take();
+                    let has_id = std::mem::take(&mut self.cur.has_component_id);
                     if self.cur.released() {
-                        self.emit_component(bytes, id);
+                        let id = std::mem::take(&mut self.id_buf);
+                        self.emit_component(bytes, has_id.then_some(&id[..]));
+                        self.id_buf = id;
                     } else {
+                        let id = has_id.then(|| self.id_buf.clone());
                         self.cur.pending.push((bytes, id));
                     }
                 }
@@ -807,11 +907,8 @@ impl Splitter {
         if target == Capture::None {
             return;
         }
-        let raw = self.lex.take_capture().map(<[u8]>::to_vec);
-        let inner = raw
-            .as_deref()
-            .and_then(|r| r.get(1..r.len() - 1))
-            .unwrap_or_default();
+        let raw = self.lex.take_capture();
+        let inner = raw.and_then(|r| r.get(1..r.len() - 1)).unwrap_or_default();
         let cur = &mut self.cur;
         let was_released = cur.released();
         match target {
@@ -841,23 +938,35 @@ impl Splitter {
             Capture::ComponentKey => {
                 cur.component_key = if inner == b"id" { Key::Id } else { Key::Other };
             }
-            Capture::Version => cur.version = raw,
-            Capture::SurfaceId => cur.surface = raw,
-            Capture::ComponentId => cur.component_id = raw,
+            Capture::Version => {
+                cur.version_str = raw.and_then(decode);
+                cur.version = raw.map(<[u8]>::to_vec);
+            }
+            Capture::SurfaceId => {
+                cur.surface_str = raw.and_then(decode);
+                cur.surface = raw.map(<[u8]>::to_vec);
+            }
+            Capture::ComponentId => {
+                self.id_buf.clear();
+                if let Some(raw) = raw {
+                    self.id_buf.extend_from_slice(raw);
+                    cur.has_component_id = true;
+                }
+            }
             Capture::None => {}
         }
         if !was_released && self.cur.released() {
             for (bytes, id) in std::mem::take(&mut self.cur.pending) {
-                self.emit_component(bytes, id);
+                self.emit_component(bytes, id.as_deref());
             }
         }
     }
 
     /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`.
-    fn span(&self, chunk: &Bytes, base: u64, from: u64, to: u64) -> Bytes {
+    fn span(&self, chunk: &Chunk<'_>, base: u64, from: u64, to: u64) -> Bytes {
         let end = (to - base) as usize;
         if from >= base {
-            return chunk.slice((from - base) as usize..end);
+            return chunk.bytes((from - base) as usize..end);
         }
         let skip = (from - self.cur.start) as usize;
         let earlier = self.acc.get(skip..).unwrap_or_default();
@@ -867,39 +976,52 @@ impl Splitter {
         Bytes::from(v)
     }
 
-    fn emit_component(&mut self, component: Bytes, id: Option<Vec<u8>>) {
+    fn emit_component(&mut self, component: Bytes, id: Option<&[u8]>) {
         let cur = &mut self.cur;
         cur.split = true;
         let surface = cur.surface.as_deref().unwrap_or_default();
-        if let (true, Some(id)) = (self.config.dedup_components, id.as_deref()) {
+        if let (true, Some(id)) = (self.config.dedup_components, id) {
             if self.sent.is_repeat(surface, id, &component) {
                 return;
             }
         }
         let kind = cur.kind();
-        let mut v = Vec::with_capacity(component.len() + surface.len() + 72);
-        if kind == MessageKind::UpdateComponents {
-            v.extend_from_slice(b"{\"version\":");
-            v.extend_from_slice(cur.version.as_deref().unwrap_or(b"\"v0.9\""));
-            v.extend_from_slice(b",\"updateComponents\":{\"surfaceId\":");
+        const V09: &[u8] = b"{\"version\":";
+        const V09_BODY: &[u8] = b",\"updateComponents\":{\"surfaceId\":";
+        const V08: &[u8] = b"{\"surfaceUpdate\":{\"surfaceId\":";
+        const LIST: &[u8] = b",\"components\":[";
+        const END: &[u8] = b"]}}";
+        let version = cur.version.as_deref().unwrap_or(b"\"v0.9\"");
+        let head = if kind == MessageKind::UpdateComponents {
+            V09.len() + version.len() + V09_BODY.len()
         } else {
-            v.extend_from_slice(b"{\"surfaceUpdate\":{\"surfaceId\":");
+            V08.len()
+        };
+        // Exactly sized, so that turning it into `Bytes` needs no second allocation.
+        let mut v =
+            Vec::with_capacity(head + surface.len() + LIST.len() + component.len() + END.len());
+        if kind == MessageKind::UpdateComponents {
+            v.extend_from_slice(V09);
+            v.extend_from_slice(version);
+            v.extend_from_slice(V09_BODY);
+        } else {
+            v.extend_from_slice(V08);
         }
         v.extend_from_slice(surface);
-        v.extend_from_slice(b",\"components\":[");
+        v.extend_from_slice(LIST);
         v.extend_from_slice(&component);
-        v.extend_from_slice(b"]}}");
+        v.extend_from_slice(END);
         let message = Message {
             bytes: Bytes::from(v),
             kind,
-            version: cur.version.as_deref().and_then(decode),
-            surface_id: decode(surface),
-            component_id: id.as_deref().and_then(decode),
+            version: cur.version_str.clone(),
+            surface_id: cur.surface_str.clone(),
+            component_id: id.and_then(decode),
         };
         self.out.push_back(Ok(Event::Message(message)));
     }
 
-    fn message_done(&mut self, chunk: &Bytes, base: u64, end: u64) {
+    fn message_done(&mut self, chunk: &Chunk<'_>, base: u64, end: u64) {
         self.mode = Mode::Json(Phase::SeekingMessage);
         let cur = std::mem::take(&mut self.cur);
         if cur.discard {
@@ -913,7 +1035,7 @@ impl Splitter {
             return;
         }
         let bytes = if cur.start >= base {
-            chunk.slice((cur.start - base) as usize..(end - base) as usize)
+            chunk.bytes((cur.start - base) as usize..(end - base) as usize)
         } else {
             self.acc.extend_from_slice(&chunk[..(end - base) as usize]);
             self.acc.split().freeze()
@@ -923,8 +1045,8 @@ impl Splitter {
         let message = |bytes: Bytes| Message {
             bytes,
             kind,
-            version: cur.version.as_deref().and_then(decode),
-            surface_id: cur.surface.as_deref().and_then(decode),
+            version: cur.version_str.clone(),
+            surface_id: cur.surface_str.clone(),
             component_id: None,
         };
         if cur.split {

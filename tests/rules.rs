@@ -512,3 +512,17 @@ fn errors_display_offset_and_rule() {
         "at byte 1: unexpected byte ']', expected a string key or '}'"
     );
 }
+
+#[test]
+fn cut_utf8_character_is_reported_at_its_first_byte_wherever_the_cut_falls() {
+    for input in [
+        &b"{\"\xe9'"[..],
+        b"{\"\xf0\x9f'",
+        b"{\"a\":\"\xe2\x82\"}",
+        b"{\"a\":\"\xed\xa0\x80\"}",
+    ] {
+        let out = split_with(Config::bare(), input);
+        let lead = input.iter().position(|&b| b >= 0x80).unwrap() as u64;
+        assert_eq!(out.errors[0], (lead, ErrorKind::InvalidUtf8), "{input:?}");
+    }
+}

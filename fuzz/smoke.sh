@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a short while on the nightly toolchain.
+#   fuzz/smoke.sh            # about 60 s per target
+#   FUZZ_SECONDS=10 fuzz/smoke.sh
+# Exits non-zero when a target crashes (the input is saved under fuzz/artifacts/<target>/).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+seconds="${FUZZ_SECONDS:-60}"
+targets=(split_bytes structured)
+
+if ! rustup toolchain list | grep -q nightly; then
+    echo "fuzz smoke: a nightly toolchain is required (rustup toolchain install nightly)" >&2
+    exit 1
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "fuzz smoke: installing cargo-fuzz"
+    cargo install cargo-fuzz --locked
+fi
+
+cargo +nightly fuzz build -O
+
+status=0
+for target in "${targets[@]}"; do
+    extra=()
+    if [[ -f "$target.dict" ]]; then
+        extra+=("-dict=$target.dict")
+    fi
+    log="$(mktemp)"
+    echo "fuzz smoke: $target for ${seconds}s"
+    if cargo +nightly fuzz run -O "$target" -- \
+        -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 "${extra[@]}" \
+        >"$log" 2>&1; then
+        grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log" || true
+        echo "fuzz smoke: $target ok"
+    else
+        status=1
+        tail -n 60 "$log"
+        echo "fuzz smoke: $target FAILED (see fuzz/artifacts/$target/)" >&2
+    fi
+    rm -f "$log"
+done
+exit "$status"
