@@ -85,7 +85,10 @@ fn corpus(min: usize) -> (Bytes, Vec<std::ops::Range<usize>>) {
         out.push_str(prose[i % prose.len()]);
         out.push_str(&format!(" (#{i})\n<a2ui-json>\n"));
         let start = out.len();
-        out.push_str(&docs[i % docs.len()]);
+        // A surface per repetition, so that no component is a repeat (which would not be emitted).
+        out.push_str(
+            &docs[i % docs.len()].replace("\"surfaceId\": \"", &format!("\"surfaceId\": \"r{i}-")),
+        );
         ranges.push(start..out.len());
         out.push_str("\n</a2ui-json>\n");
         i += 1;
