@@ -119,28 +119,31 @@ impl Current {
     }
 }
 
-/// Component ids already sent, keyed by the hashes of the surface id and the component id, with a
-/// hash of the component's bytes. Hashes keep a lookup free of allocation; a collision on all three
-/// 64-bit values at once would only hold back one repeat of a component.
+/// Component ids already sent, per surface, with a hash of the component's bytes. Surfaces and
+/// ids are keyed by 64-bit hashes, so a lookup allocates nothing; a collision on all three hashes at
+/// once would only hold back one repeat of a component. One small table per surface keeps the
+/// lookups in cache however large the whole UI grows, and forgetting a surface is one removal.
 #[derive(Debug, Default)]
 struct Sent {
-    ids: HashMap<(u64, u64), u64, FastHash>,
+    surfaces: HashMap<u64, HashMap<u64, u64, FastHash>, FastHash>,
+    tracked: usize,
 }
 
 impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
         let hash = content_hash(bytes);
-        let key = (content_hash(surface), content_hash(id));
-        match self.ids.get_mut(&key) {
+        let ids = self.surfaces.entry(content_hash(surface)).or_default();
+        match ids.get_mut(&content_hash(id)) {
             Some(old) if *old == hash => true,
             Some(old) => {
                 *old = hash;
                 false
             }
             None => {
-                if self.ids.len() < MAX_TRACKED_IDS {
-                    self.ids.insert(key, hash);
+                if self.tracked < MAX_TRACKED_IDS {
+                    ids.insert(content_hash(id), hash);
+                    self.tracked += 1;
                 }
                 false
             }
@@ -148,8 +151,9 @@ impl Sent {
     }
 
     fn forget(&mut self, surface: &[u8]) {
-        let s = content_hash(surface);
-        self.ids.retain(|&(k, _), _| k != s);
+        if let Some(ids) = self.surfaces.remove(&content_hash(surface)) {
+            self.tracked -= ids.len();
+        }
     }
 }
 
