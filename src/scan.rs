@@ -440,7 +440,14 @@ impl Lexer {
                             *pos += 1;
                             let report = self.reports_strings();
                             if self.key {
+                                // Straight on to the value: whitespace, `:`, whitespace.
                                 self.st = St::Colon;
+                                skip_ws(buf, pos);
+                                if buf.get(*pos) == Some(&b':') {
+                                    *pos += 1;
+                                    self.st = St::Value;
+                                    skip_ws(buf, pos);
+                                }
                             } else {
                                 self.after_value();
                             }
