@@ -800,6 +800,7 @@ impl Splitter {
         }
     }
 
+    #[inline]
     fn in_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut pos = i;
         loop {
