@@ -33,6 +33,9 @@ mod error;
 mod message;
 mod splitter;
 
+#[cfg(feature = "official")]
+pub mod official;
+
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind};
