@@ -172,7 +172,13 @@ impl PartialJson {
                     None
                 };
                 let anonymous = key.is_none()
-                    && matches!(self.stack.last(), Some(Frame { body: Body::Object { .. }, .. }));
+                    && matches!(
+                        self.stack.last(),
+                        Some(Frame {
+                            body: Body::Object { .. },
+                            ..
+                        })
+                    );
                 let body = if c == '{' {
                     Body::Object {
                         map: Map::new(),
@@ -240,8 +246,17 @@ impl PartialJson {
     fn wants_value(&self) -> bool {
         matches!(
             self.stack.last(),
-            Some(Frame { body: Body::Object { key: Some(_), want_key: false, .. }, .. })
-                | Some(Frame { body: Body::Array(_), .. })
+            Some(Frame {
+                body: Body::Object {
+                    key: Some(_),
+                    want_key: false,
+                    ..
+                },
+                ..
+            }) | Some(Frame {
+                body: Body::Array(_),
+                ..
+            })
         )
     }
 
@@ -299,7 +314,6 @@ impl PartialJson {
         );
         if c == ']' && !top_is_array {
             // A stray `]` inside an object is skipped.
-            self.mark_broken();
             return Step::Nothing;
         }
         if c == '}' && top_is_array && self.stack.len() == 1 {
@@ -365,7 +379,13 @@ impl PartialJson {
         }
         // What the innermost frame gains from the token in progress.
         let mut carry: Option<Value> = None;
-        if let (Token::Str { raw, junk: false, .. }, Some(frame)) = (&self.token, self.stack.last()) {
+        if let (
+            Token::Str {
+                raw, junk: false, ..
+            },
+            Some(frame),
+        ) = (&self.token, self.stack.last())
+        {
             if let Body::Object {
                 map,
                 key: Some(k),
@@ -426,7 +446,11 @@ fn decode_string(raw: &str, cut: bool) -> Option<String> {
     if cut {
         // Drop an unfinished escape at the end (`\`, `\u12`).
         if let Some(pos) = text.rfind('\\') {
-            let backslashes = text[..=pos].chars().rev().take_while(|&c| c == '\\').count();
+            let backslashes = text[..=pos]
+                .chars()
+                .rev()
+                .take_while(|&c| c == '\\')
+                .count();
             let tail = &text[pos + 1..];
             let unfinished = if backslashes % 2 == 1 {
                 tail.is_empty() || (tail.starts_with('u') && tail.len() < 5)
@@ -469,7 +493,10 @@ mod tests {
     #[test]
     fn builds_messages_and_heals_cuttable_strings() {
         let mut p = PartialJson::default();
-        let out = feed(&mut p, r#"[{"a": [1, true, null], "b": {"c": "d\n"}}, {"text": "hel"#);
+        let out = feed(
+            &mut p,
+            r#"[{"a": [1, true, null], "b": {"c": "d\n"}}, {"text": "hel"#,
+        );
         assert_eq!(out, vec![json!({"a": [1, true, null], "b": {"c": "d\n"}})]);
         let heal = |k: &str, _: &str, _: &Map<String, Value>| CUTTABLE_KEYS.contains(&k);
         assert_eq!(p.snapshot(1, heal), Some(json!({"text": "hel"})));
@@ -482,7 +509,10 @@ mod tests {
         let mut p = PartialJson::default();
         feed(&mut p, r#"[{"x": {"y": [1, {"z": 2"#);
         let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
-        assert_eq!(p.snapshot(1, heal), Some(json!({"x": {"y": [1, {"z": 2}]}})));
+        assert_eq!(
+            p.snapshot(1, heal),
+            Some(json!({"x": {"y": [1, {"z": 2}]}}))
+        );
         assert_eq!(p.snapshot(3, heal), Some(json!([1, {"z": 2}])));
     }
 
