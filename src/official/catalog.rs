@@ -497,7 +497,7 @@ impl Catalog {
     }
 
     /// Every component id that `component` (a whole component object, v0.8 or v0.9 shape) refers
-    /// to, in document order. Properties the catalog marks are read, and so are the usual
+    /// to, in property order. Properties the catalog marks are read, and so are the usual
     /// reference names (`child`, `children`, `explicitList`, `template`, `detail`, `summary`,
     /// `root`, ...) and `child` inside objects of other lists (tabs).
     ///

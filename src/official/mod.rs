@@ -12,3 +12,5 @@
 //! Enabled by the `official` cargo feature.
 
 pub mod catalog;
+pub mod response;
+pub mod validator;
