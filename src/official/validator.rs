@@ -117,7 +117,8 @@ pub struct Validator {
 
 enum Compiled {
     V08 {
-        whole: Option<jsonschema::Validator>,
+        /// The message schema with the catalog's components put in place.
+        message: Option<jsonschema::Validator>,
     },
     V09 {
         has_s2c: bool,
@@ -156,7 +157,7 @@ impl Validator {
     pub fn new(catalog: &Catalog) -> Result<Validator, ValidationError> {
         let compiled = match catalog.version() {
             Version::V08 => Compiled::V08 {
-                whole: compile_v08(catalog)?,
+                message: compile_v08(catalog)?,
             },
             Version::V09 => compile_v09(catalog)?,
         };
@@ -226,16 +227,12 @@ impl Validator {
             single => std::slice::from_ref(single),
         };
         match &self.compiled {
-            Compiled::V08 { whole } => {
-                if let Some(schema) = whole {
-                    let wrapped;
-                    let instance: &Value = if messages.is_array() {
-                        messages
-                    } else {
-                        wrapped = Value::Array(vec![messages.clone()]);
-                        &wrapped
-                    };
-                    let first = schema.iter_errors(instance).next().map(|err| {
+            Compiled::V08 { message } => {
+                if let Some(schema) = message {
+                    // Each message against the message schema, in order: the first error of
+                    // the first invalid message, as validating the list as an array reports.
+                    let first = list.iter().find_map(|message| {
+                        let err = schema.iter_errors(message).next()?;
                         let mut msg = format!("Validation failed: {}", describe(&err));
                         let context = sub_errors(err.kind());
                         if !context.is_empty() {
@@ -244,7 +241,7 @@ impl Validator {
                                 let _ = write!(msg, "\n  - {}", describe(sub));
                             }
                         }
-                        msg
+                        Some(msg)
                     });
                     if let Some(msg) = first {
                         return Err(ValidationError::new(msg));
@@ -508,7 +505,7 @@ fn compile_v08(catalog: &Catalog) -> Result<Option<jsonschema::Validator>, Valid
         source.insert("styles".to_owned(), styles.clone());
     }
     let bundled = inject(s2c, &source);
-    let whole = with_draft(&serde_json::json!({"type": "array", "items": bundled}));
+    let message_schema = with_draft(&bundled);
     let base = s2c
         .get("$id")
         .and_then(Value::as_str)
@@ -522,7 +519,7 @@ fn compile_v08(catalog: &Catalog) -> Result<Option<jsonschema::Validator>, Valid
     jsonschema::options()
         .with_draft(Draft::Draft202012)
         .with_registry(&registry)
-        .build(&whole)
+        .build(&message_schema)
         .map(Some)
         .map_err(schema_error)
 }
