@@ -439,7 +439,7 @@ fn schema_error(e: impl fmt::Display) -> ValidationError {
 /// The URI of `file` next to `base` (`https://x/a/b.json` + `c.json` = `https://x/a/c.json`).
 fn sibling(base: &str, file: &str) -> String {
     match base.rfind('/') {
-        Some(i) => format!("{}/{file}", &base[..i]),
+        Some(i) => format!("{}/{file}", base.get(..i).unwrap_or_default()),
         None => file.to_owned(),
     }
 }
@@ -627,7 +627,7 @@ fn push_schema_errors(
         if closed {
             if let (Some(open), Some(close)) = (message.find('('), message.rfind(')')) {
                 if open < close {
-                    message = message[open + 1..close].to_owned();
+                    message = message.get(open + 1..close).unwrap_or_default().to_owned();
                 }
             }
         }
