@@ -75,7 +75,10 @@ fn bench(c: &mut Criterion) {
             let body = std::fs::read_to_string(dir.join(&name)).expect("example readable");
             let text = wrap(&body);
             let pieces = chunks(&text);
-            for (mode, label) in [(Emission::Official, "official"), (Emission::ChangedOnly, "changed")] {
+            for (mode, label) in [
+                (Emission::Official, "official"),
+                (Emission::ChangedOnly, "changed"),
+            ] {
                 let emitted = run(&catalog, mode, &pieces);
                 println!(
                     "{folder}/{name} {label}: input {} B, emitted {emitted} B ({:.1}x)",

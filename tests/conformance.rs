@@ -51,12 +51,18 @@ fn run_streaming_case(dir: &Path, case: &Value) -> Result<(), String> {
             }
             (Some(want), Ok(parts)) => {
                 let got: Vec<Value> = parts.iter().map(part_to_value).collect();
-                return Err(format!("step {i}: expected error {want:?}, got {}", Value::Array(got)));
+                return Err(format!(
+                    "step {i}: expected error {want:?}, got {}",
+                    Value::Array(got)
+                ));
             }
             (None, Err(e)) => return Err(format!("step {i}: unexpected error {e}")),
             (None, Ok(parts)) => {
                 let got = Value::Array(parts.iter().map(part_to_value).collect());
-                let want = step.get("expect").cloned().unwrap_or(Value::Array(Vec::new()));
+                let want = step
+                    .get("expect")
+                    .cloned()
+                    .unwrap_or(Value::Array(Vec::new()));
                 if got != want {
                     return Err(format!("step {i}:\n   got  {got}\n   want {want}"));
                 }
@@ -99,7 +105,11 @@ fn official_conformance_suites() {
         return;
     };
     let streaming = run_streaming(&dir);
-    assert_eq!(streaming.len(), 80, "streaming_parser.yaml should hold 80 cases");
+    assert_eq!(
+        streaming.len(),
+        80,
+        "streaming_parser.yaml should hold 80 cases"
+    );
     let failures = report("streaming_parser.yaml", &streaming);
     assert_eq!(failures, 0, "conformance failures");
 }

@@ -251,7 +251,9 @@ impl Out {
 
     fn message(&mut self, message: Value) {
         match self.parts.last_mut() {
-            Some(ResponsePart { a2ui: Some(list), .. }) => list.push(message),
+            Some(ResponsePart {
+                a2ui: Some(list), ..
+            }) => list.push(message),
             Some(part) => part.a2ui = Some(vec![message]),
             None => self.parts.push(ResponsePart {
                 text: None,
@@ -476,7 +478,12 @@ impl ProgressiveParser {
     }
 
     fn store_component(&mut self, sid: &str, cached: Cached) {
-        let Some(id) = cached.value.get("id").and_then(Value::as_str).map(str::to_owned) else {
+        let Some(id) = cached
+            .value
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
             return;
         };
         let surface = self.surfaces.entry(sid.to_owned()).or_default();
@@ -487,7 +494,10 @@ impl ProgressiveParser {
     /// The reference skips components holding an empty object anywhere (a property still being
     /// written) and, for v0.8, components missing a required property.
     fn usable_component(&self, comp: &Value) -> bool {
-        let has_id = comp.get("id").and_then(Value::as_str).is_some_and(|s| !s.is_empty());
+        let has_id = comp
+            .get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty());
         let body = comp.get("component");
         let has_body = match body {
             Some(Value::String(s)) => !s.is_empty(),
@@ -523,9 +533,13 @@ impl ProgressiveParser {
 
     /// Rebuilds the component being written, if any, and caches it.
     fn sniff_component(&mut self) {
-        let Some(index) = self.json.stack.iter().enumerate().position(|(i, _)| {
-            i >= 1 && is_component_frame(&self.json.stack[..=i])
-        }) else {
+        let Some(index) = self
+            .json
+            .stack
+            .iter()
+            .enumerate()
+            .position(|(i, _)| i >= 1 && is_component_frame(&self.json.stack[..=i]))
+        else {
             return;
         };
         let snapshot = self.json.snapshot(index, heal_component_string);
@@ -565,7 +579,8 @@ impl ProgressiveParser {
         if !is_dm {
             return Ok(());
         }
-        let open_payload = matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind));
+        let open_payload =
+            matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind));
         let payload = if open_payload {
             self.json.snapshot(2, heal_data_string)
         } else {
@@ -797,7 +812,9 @@ impl ProgressiveParser {
         if fresh.is_empty() {
             return true;
         }
-        let new = fresh.iter().any(|(k, v)| self.emitted_data.get(k) != Some(v));
+        let new = fresh
+            .iter()
+            .any(|(k, v)| self.emitted_data.get(k) != Some(v));
         if new {
             self.emitted_data.extend(fresh);
         }
@@ -843,8 +860,13 @@ impl ProgressiveParser {
         let mut changed = false;
         let mut send = Vec::new();
         for comp in processed {
-            let id = comp.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-            let fresh = !surface.emitted_ids.contains(&id) || surface.emitted.get(&id) != Some(&comp);
+            let id = comp
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let fresh =
+                !surface.emitted_ids.contains(&id) || surface.emitted.get(&id) != Some(&comp);
             changed |= fresh;
             if fresh || mode == Emission::Official {
                 send.push((id, comp, fresh));
@@ -906,7 +928,10 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
         }
         if let Some(Value::String(name)) = obj.get("key") {
             let name = name.to_lowercase();
-            if ["url", "link", "src", "href", "image"].iter().any(|w| name.contains(w)) {
+            if ["url", "link", "src", "href", "image"]
+                .iter()
+                .any(|w| name.contains(w))
+            {
                 return false;
             }
         }
@@ -950,9 +975,19 @@ fn classify(message: &str) -> ErrorKind {
 /// The message type key and its payload.
 fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
     let kinds: &[&'static str] = if v08 {
-        &["surfaceUpdate", "beginRendering", "deleteSurface", "dataModelUpdate"]
+        &[
+            "surfaceUpdate",
+            "beginRendering",
+            "deleteSurface",
+            "dataModelUpdate",
+        ]
     } else {
-        &["createSurface", "updateComponents", "deleteSurface", "updateDataModel"]
+        &[
+            "createSurface",
+            "updateComponents",
+            "deleteSurface",
+            "updateDataModel",
+        ]
     };
     kinds.iter().find_map(|k| msg.get(*k).map(|p| (*k, p)))
 }
@@ -969,9 +1004,9 @@ fn contents_to_dict(entries: &[Value]) -> BTreeMap<String, Value> {
             .find_map(|f| entry.get(*f).cloned())
             .filter(|v| !v.is_null())
             .or_else(|| match entry.get("valueMap") {
-                Some(Value::Array(inner)) => Some(Value::Object(
-                    contents_to_dict(inner).into_iter().collect(),
-                )),
+                Some(Value::Array(inner)) => {
+                    Some(Value::Object(contents_to_dict(inner).into_iter().collect()))
+                }
                 Some(Value::Object(m)) => Some(Value::Object(m.clone())),
                 _ => None,
             });
@@ -1089,9 +1124,16 @@ fn process_component(
     version: Version,
     extra: &mut Vec<Value>,
 ) {
-    let id = comp.get("id").and_then(Value::as_str).unwrap_or("unknown").to_owned();
+    let id = comp
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_owned();
     let mut add = |pid: String, extra: &mut Vec<Value>| {
-        if !extra.iter().any(|e| e.get("id").and_then(Value::as_str) == Some(&pid)) {
+        if !extra
+            .iter()
+            .any(|e| e.get("id").and_then(Value::as_str) == Some(&pid))
+        {
             extra.push(placeholder(&pid, version));
         }
     };
