@@ -1,1 +1,140 @@
-fn main() {}
+//! Splitter throughput on a realistic corpus, against `serde_json::from_slice::<Value>` over the
+//! same JSON in the same run.
+//!
+//! The corpus is the A2UI project's examples (restaurant finder and the spec catalogs, read from
+//! `../shared/a2ui` or `$A2UI_SHARED/a2ui`) wrapped in `<a2ui-json>` blocks between varied prose,
+//! repeated to at least 1 MiB. Without the shared data a generated corpus of the same shape is used.
+//!
+//! `cargo bench --bench splitter`; `python3 benches/table.py` prints the README table.
+
+use a2ui_stream::{Event, Splitter};
+use bytes::Bytes;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+/// The JSON documents the corpus is made of.
+fn documents() -> Vec<String> {
+    let root = std::env::var_os("A2UI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+        .join("a2ui");
+    let dirs = [
+        "restaurant_finder/examples/0.8",
+        "restaurant_finder/examples/0.9",
+        "spec/v0_8/json/catalogs/basic/examples",
+        "spec/v0_9/catalogs/basic/examples",
+    ];
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root.join(d)).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let docs: Vec<String> = files
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        // v0.9 spec examples wrap the list as {"messages": [...]}: keep just the list.
+        .filter_map(|s| {
+            let v: serde_json::Value = serde_json::from_str(&s).ok()?;
+            match v {
+                serde_json::Value::Array(_) => Some(s),
+                serde_json::Value::Object(mut o) => serde_json::to_string_pretty(&o.remove("messages")?).ok(),
+                _ => None,
+            }
+        })
+        .collect();
+    if !docs.is_empty() {
+        return docs;
+    }
+    eprintln!("shared examples not found at {}: using a generated corpus", root.display());
+    (0..20)
+        .map(|i| {
+            let comps: Vec<String> = (0..30)
+                .map(|c| format!(r#"{{"id":"c{c}","component":{{"Text":{{"text":{{"literalString":"Item {i}.{c} \"quoted\" café"}}}}}}}}"#))
+                .collect();
+            format!(
+                r#"[{{"beginRendering":{{"surfaceId":"s{i}","root":"c0"}}}},{{"surfaceUpdate":{{"surfaceId":"s{i}","components":[{}]}}}}]"#,
+                comps.join(",\n  ")
+            )
+        })
+        .collect()
+}
+
+/// Prose and blocks repeated to at least `min` bytes; also the ranges of JSON inside it.
+fn corpus(min: usize) -> (Bytes, Vec<std::ops::Range<usize>>) {
+    let docs = documents();
+    let prose = [
+        "Here are the places I found for you.",
+        "Sure \u{2014} these match what you asked for:",
+        "I picked a few with great reviews; tap one to book.",
+        "Below is the form; fill it in and I will confirm.",
+        "Done! Your details are summarised here.",
+    ];
+    let mut out = String::new();
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while out.len() < min {
+        out.push_str(prose[i % prose.len()]);
+        out.push_str(&format!(" (#{i})\n<a2ui-json>\n"));
+        let start = out.len();
+        out.push_str(&docs[i % docs.len()]);
+        ranges.push(start..out.len());
+        out.push_str("\n</a2ui-json>\n");
+        i += 1;
+    }
+    (Bytes::from(out), ranges)
+}
+
+fn split_all(corpus: &Bytes, chunk: usize) -> usize {
+    let mut splitter = Splitter::new();
+    let mut n = 0;
+    let mut at = 0;
+    while at < corpus.len() {
+        let end = (at + chunk).min(corpus.len());
+        for ev in splitter.feed_bytes(corpus.slice(at..end)) {
+            if let Ok(Event::Message(m)) = ev {
+                n += m.as_bytes().len();
+            }
+        }
+        at = end;
+    }
+    n + splitter.finish().count()
+}
+
+fn serde_all(corpus: &Bytes, ranges: &[std::ops::Range<usize>]) -> usize {
+    ranges
+        .iter()
+        .map(|r| serde_json::from_slice::<serde_json::Value>(&corpus[r.clone()]).map(|v| v.as_array().map_or(0, Vec::len)).unwrap_or(0))
+        .sum()
+}
+
+fn throughput(c: &mut Criterion) {
+    let (data, ranges) = corpus(1 << 20);
+    let mut group = c.benchmark_group("split_1MiB");
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    group.sample_size(10);
+    for chunk in [1usize, 4, 16, 256, 65536] {
+        group.bench_with_input(BenchmarkId::new("splitter", chunk), &chunk, |b, &chunk| b.iter(|| black_box(split_all(&data, chunk))));
+    }
+    // The baseline parses the same JSON bytes; throughput is counted over the same corpus length,
+    // so the two columns compare time for the same response.
+    group.bench_function("serde_json_value", |b| b.iter(|| black_box(serde_all(&data, &ranges))));
+    group.finish();
+}
+
+fn linear(c: &mut Criterion) {
+    let mut group = c.benchmark_group("linear");
+    group.sample_size(10);
+    for size in [64usize << 10, 4 << 20] {
+        let (data, _) = corpus(size);
+        group.throughput(Throughput::Bytes(data.len() as u64));
+        group.bench_with_input(BenchmarkId::new("splitter_256B_chunks", size), &data, |b, data| b.iter(|| black_box(split_all(data, 256))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, throughput, linear);
+criterion_main!(benches);

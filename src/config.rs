@@ -52,6 +52,9 @@ impl Default for Config {
 impl Config {
     /// The default configuration with [`Framing::Bare`].
     pub fn bare() -> Self {
-        Config { framing: Framing::Bare, ..Config::default() }
+        Config {
+            framing: Framing::Bare,
+            ..Config::default()
+        }
     }
 }

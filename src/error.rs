@@ -41,6 +41,8 @@ pub enum ErrorKind {
     ControlCharacterInString,
     /// A backslash escape that JSON does not define, or a malformed `\u` escape.
     InvalidEscape,
+    /// A number too large for a 64-bit float (JSON parsers reject it).
+    NumberOutOfRange,
     /// A value at the top level of an A2UI block that is not an object.
     NotAnObject,
     /// A message grew beyond [`Config::max_message_bytes`](crate::Config::max_message_bytes).
@@ -87,7 +89,11 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::UnexpectedByte { byte, expected } => {
                 if byte.is_ascii_graphic() || *byte == b' ' {
-                    write!(f, "unexpected byte '{}', expected {}", *byte as char, expected)
+                    write!(
+                        f,
+                        "unexpected byte '{}', expected {}",
+                        *byte as char, expected
+                    )
                 } else {
                     write!(f, "unexpected byte 0x{byte:02x}, expected {expected}")
                 }
@@ -97,13 +103,19 @@ impl fmt::Display for ErrorKind {
                 f.write_str("raw control character in string (must be escaped)")
             }
             ErrorKind::InvalidEscape => f.write_str("invalid escape sequence in string"),
+            ErrorKind::NumberOutOfRange => f.write_str("number out of range"),
             ErrorKind::NotAnObject => f.write_str("A2UI message must be a JSON object"),
             ErrorKind::MessageTooLarge { limit } => {
                 write!(f, "message exceeds the limit of {limit} bytes")
             }
-            ErrorKind::TooDeep { limit } => write!(f, "nesting exceeds the limit of {limit} levels"),
+            ErrorKind::TooDeep { limit } => {
+                write!(f, "nesting exceeds the limit of {limit} levels")
+            }
             ErrorKind::HeldTextTooLong { limit } => {
-                write!(f, "possible tag or fence exceeds the limit of {limit} held bytes")
+                write!(
+                    f,
+                    "possible tag or fence exceeds the limit of {limit} held bytes"
+                )
             }
             ErrorKind::Unterminated { what } => write!(f, "unterminated {what}"),
         }

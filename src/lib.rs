@@ -14,7 +14,7 @@
 //! let mut messages = Vec::new();
 //! for chunk in ["Here you go: <a2ui-js", "on>[{\"beginRendering\":{\"surfaceId\":\"s\",\"root\":\"r\"}},",
 //!               "{\"surfaceUpdate\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"r\",\"com", "ponent\":{}}]}}]</a2ui-json> Enjoy!"] {
-//!     for event in splitter.feed(chunk.as_bytes()).chain(std::iter::empty()) {
+//!     for event in splitter.feed(chunk.as_bytes()) {
 //!         match event.unwrap() {
 //!             Event::Text(t) => text.push_str(std::str::from_utf8(&t).unwrap()),
 //!             Event::Message(m) => messages.push(m.as_str().to_owned()),
@@ -28,9 +28,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "agui")]
+pub mod agui;
 mod config;
 mod error;
+mod framing;
 mod message;
+mod scan;
 mod splitter;
 
 #[cfg(feature = "official")]

@@ -72,7 +72,10 @@ impl MessageKind {
     /// assert!(!MessageKind::BeginRendering.has_components());
     /// ```
     pub fn has_components(self) -> bool {
-        matches!(self, MessageKind::SurfaceUpdate | MessageKind::UpdateComponents)
+        matches!(
+            self,
+            MessageKind::SurfaceUpdate | MessageKind::UpdateComponents
+        )
     }
 }
 

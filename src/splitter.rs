@@ -1,39 +1,953 @@
-//! The splitter (placeholder while the state machine is written).
-use crate::{Config, Error, Event};
-use bytes::Bytes;
-use std::collections::VecDeque;
+//! The splitter: prose, framing and the JSON state machine
+//! `SeekingMessage → InMessage → SeekingComponents → InComponent`.
+//!
+//! Bytes are looked at once. Prose is scanned with `memchr3` for the three bytes that can start a
+//! framing token (`<`, `-`, `` ` ``); JSON goes through the resumable [`Lexer`]. The only bytes
+//! ever looked at again are a held-back probe of at most [`Config::max_held_bytes`] (a possible
+//! tag, fence or delimiter cut by a chunk boundary) and, after an error, the few bytes between a
+//! `{` and its first key while resynchronising.
 
-/// Incremental splitter.
+use crate::framing::{self, Act, Class};
+use crate::scan::{Lexer, Tok};
+use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
+use bytes::{Bytes, BytesMut};
+use memchr::{memchr2, memchr3};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
+
+/// Longest probe ever held back, whatever the configured limit.
+const LOOKAHEAD: usize = 128;
+/// Most component ids remembered for de-duplication.
+const MAX_TRACKED_IDS: usize = 1 << 16;
+
+/// The JSON states of the seed's design, plus resynchronisation after an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Between top-level messages: whitespace, `[`, `,`, `]`, fences, tags, or a `{`.
+    SeekingMessage,
+    /// Inside a message, outside any component list.
+    InMessage,
+    /// Inside the body of a `surfaceUpdate` / `updateComponents`, outside its `components` array.
+    SeekingComponents,
+    /// Inside the `components` array: between components or inside one.
+    InComponent,
+    /// After an error: skipping to the next `{` whose first key names a message kind.
+    Resync,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Tagged framing, outside blocks.
+    Prose,
+    /// Inside an opening tag's attributes, until `>`.
+    TagAttributes { quote: Option<u8>, len: usize },
+    /// A2UI JSON.
+    Json(Phase),
+}
+
+/// Which string the lexer is capturing, and what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Capture {
+    None,
+    /// A key of the message object.
+    MessageKey,
+    /// A key of the message body.
+    BodyKey,
+    /// A key of a component object.
+    ComponentKey,
+    /// The value of `version`.
+    Version,
+    /// The value of the body's `surfaceId`.
+    SurfaceId,
+    /// The value of a component's `id`.
+    ComponentId,
+}
+
+/// What the last key at a level was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Key {
+    #[default]
+    Other,
+    /// The message kind (its value is the body).
+    Kind,
+    Version,
+    SurfaceId,
+    Components,
+    Id,
+}
+
+/// What is known about the message being read.
 #[derive(Debug, Default)]
+struct Current {
+    /// Stream offset of its `{`.
+    start: u64,
+    kind: Option<MessageKind>,
+    message_key: Key,
+    body_key: Key,
+    component_key: Key,
+    in_body: bool,
+    in_component: bool,
+    version: Option<Vec<u8>>,
+    surface: Option<Vec<u8>>,
+    /// Keys besides the kind, `version`, `surfaceId` and `components`.
+    extra_keys: bool,
+    /// Stream offsets of the components array's `[` and `]`.
+    array: (Option<u64>, Option<u64>),
+    component_start: u64,
+    component_id: Option<Vec<u8>>,
+    /// Components read before `surfaceId` (or `version`) arrived.
+    pending: Vec<(Bytes, Option<Vec<u8>>)>,
+    /// At least one component went out (or was dropped as a repeat) on its own.
+    split: bool,
+    /// The message outgrew the size limit: read to its end, then drop it.
+    discard: bool,
+}
+
+impl Current {
+    fn kind(&self) -> MessageKind {
+        self.kind.unwrap_or(MessageKind::Unknown)
+    }
+
+    /// Whether split-out components can go out now.
+    fn released(&self) -> bool {
+        self.surface.is_some()
+            && (self.kind() == MessageKind::SurfaceUpdate || self.version.is_some())
+    }
+}
+
+/// Component ids already sent, per surface, with a hash of their bytes.
+#[derive(Debug, Default)]
+struct Sent {
+    surfaces: HashMap<Vec<u8>, HashMap<Vec<u8>, u64>>,
+    tracked: usize,
+}
+
+impl Sent {
+    /// Records the component; `true` when the same bytes were already sent under this id.
+    fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut h);
+        let hash = h.finish();
+        if !self.surfaces.contains_key(surface) {
+            if self.tracked >= MAX_TRACKED_IDS {
+                return false;
+            }
+            self.surfaces.insert(surface.to_vec(), HashMap::new());
+        }
+        let Some(ids) = self.surfaces.get_mut(surface) else {
+            return false;
+        };
+        match ids.get_mut(id) {
+            Some(old) if *old == hash => true,
+            Some(old) => {
+                *old = hash;
+                false
+            }
+            None => {
+                if self.tracked < MAX_TRACKED_IDS {
+                    ids.insert(id.to_vec(), hash);
+                    self.tracked += 1;
+                }
+                false
+            }
+        }
+    }
+
+    fn forget(&mut self, surface: &[u8]) {
+        if let Some(ids) = self.surfaces.remove(surface) {
+            self.tracked -= ids.len();
+        }
+    }
+}
+
+/// Decodes the raw bytes of a JSON string (quotes included).
+fn decode(raw: &[u8]) -> Option<Box<str>> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    if inner.contains(&b'\\') {
+        serde_json::from_slice::<String>(raw)
+            .ok()
+            .map(String::into_boxed_str)
+    } else {
+        std::str::from_utf8(inner).ok().map(Box::from)
+    }
+}
+
+/// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
+fn cut_char_len(s: &[u8]) -> usize {
+    for back in 1..=s.len().min(3) {
+        let b = s[s.len() - back];
+        if b & 0xC0 == 0xC0 {
+            let width = match b {
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+            return if width > back { back } else { 0 };
+        }
+        if b & 0x80 == 0 {
+            return 0;
+        }
+    }
+    0
+}
+
+/// Splits an LLM token stream into prose and standalone A2UI messages, incrementally.
+///
+/// Feed chunks as they arrive with [`feed`](Splitter::feed) or [`feed_bytes`](Splitter::feed_bytes);
+/// each call returns everything the chunk completed. Call [`finish`](Splitter::finish) at the end
+/// of the stream. Any split of the same input gives the same messages and the same concatenated
+/// text.
+///
+/// ```
+/// use a2ui_stream::{Event, Splitter};
+///
+/// let response = r#"Two cards:<a2ui-json>{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{}},{"id":"b","component":{}}]}}</a2ui-json>"#;
+/// let mut splitter = Splitter::new();
+/// let mut ids = Vec::new();
+/// for chunk in response.as_bytes().chunks(3) {
+///     for event in splitter.feed(chunk) {
+///         if let Event::Message(m) = event.unwrap() {
+///             ids.push(m.component_id().unwrap().to_owned());
+///         }
+///     }
+/// }
+/// assert_eq!(ids, ["a", "b"]);
+/// ```
+#[derive(Debug)]
 pub struct Splitter {
-    #[allow(dead_code)]
     config: Config,
+    mode: Mode,
+    /// A block opened by a tag is open (its closing tag is expected).
+    in_block: bool,
+    /// Bytes fed so far.
+    pos: u64,
+    /// A possible framing token (or a cut UTF-8 character) at the end of what was fed.
+    held: Vec<u8>,
+    held_at: u64,
+    lex: Lexer,
+    capture: Capture,
+    cur: Current,
+    /// The open message's bytes from earlier chunks.
+    acc: BytesMut,
+    sent: Sent,
     out: VecDeque<Result<Event, Error>>,
 }
 
-/// Iterator over what one call completed.
-pub type Events<'a> = std::collections::vec_deque::Drain<'a, Result<Event, Error>>;
+/// What one call to the splitter completed, in stream order.
+///
+/// ```
+/// use a2ui_stream::Splitter;
+/// let mut splitter = Splitter::new();
+/// let events = splitter.feed(b"plain prose");
+/// assert_eq!(events.len(), 1);
+/// ```
+#[derive(Debug)]
+pub struct Events<'a>(std::collections::vec_deque::Drain<'a, Result<Event, Error>>);
+
+impl Iterator for Events<'_> {
+    type Item = Result<Event, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}
+
+impl Default for Splitter {
+    fn default() -> Self {
+        Splitter::with_config(Config::default())
+    }
+}
 
 impl Splitter {
-    /// New splitter with the default config.
+    /// A splitter with the default [`Config`]: tagged framing, safe limits.
+    ///
+    /// ```
+    /// let splitter = a2ui_stream::Splitter::new();
+    /// assert_eq!(splitter.config().max_depth, 128);
+    /// ```
     pub fn new() -> Self {
-        Self::default()
+        Splitter::default()
     }
-    /// New splitter with `config`.
+
+    /// A splitter with `config`.
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Event, Splitter};
+    /// let mut splitter = Splitter::with_config(Config::bare());
+    /// let events: Vec<_> = splitter.feed(br#"{"deleteSurface":{"surfaceId":"s"}}"#).collect();
+    /// assert!(matches!(&events[0], Ok(Event::Message(_))));
+    /// ```
     pub fn with_config(config: Config) -> Self {
-        Splitter { config, out: VecDeque::new() }
+        let mode = match config.framing {
+            Framing::Tagged => Mode::Prose,
+            Framing::Bare => Mode::Json(Phase::SeekingMessage),
+        };
+        Splitter {
+            lex: Lexer::new(config.max_depth),
+            config,
+            mode,
+            in_block: false,
+            pos: 0,
+            held: Vec::new(),
+            held_at: 0,
+            capture: Capture::None,
+            cur: Current::default(),
+            acc: BytesMut::new(),
+            sent: Sent::default(),
+            out: VecDeque::new(),
+        }
     }
-    /// Feed a chunk.
+
+    /// The configuration in use.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Bytes fed since the stream began.
+    ///
+    /// ```
+    /// let mut splitter = a2ui_stream::Splitter::new();
+    /// splitter.feed(b"hello").for_each(drop);
+    /// assert_eq!(splitter.offset(), 5);
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.pos
+    }
+
+    /// Feeds a chunk; returns everything it completed. The chunk is copied once; use
+    /// [`feed_bytes`](Splitter::feed_bytes) to share it instead.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let first: Vec<_> = splitter.feed(b"Hi <a2ui").collect();
+    /// assert_eq!(first, [Ok(Event::Text("Hi ".into()))]); // "<a2ui" might be a tag: held back
+    /// let second: Vec<_> = splitter.feed(b"corn>").collect();
+    /// assert_eq!(second, [Ok(Event::Text("<a2uicorn>".into()))]);
+    /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Events<'_> {
         self.feed_bytes(Bytes::copy_from_slice(chunk))
     }
-    /// Feed a chunk without copying.
+
+    /// Feeds a chunk without copying it: text, and every message that lies wholly inside it, are
+    /// slices of it.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let chunk = bytes::Bytes::from_static(br#"<a2ui-json>{"deleteSurface":{"surfaceId":"s"}}</a2ui-json>"#);
+    /// let mut splitter = Splitter::new();
+    /// let Some(Ok(Event::Message(m))) = splitter.feed_bytes(chunk.clone()).next() else { panic!() };
+    /// assert_eq!(m.as_bytes().as_ptr(), chunk[11..].as_ptr()); // same memory
+    /// ```
     pub fn feed_bytes(&mut self, chunk: Bytes) -> Events<'_> {
-        self.out.push_back(Ok(Event::Text(chunk)));
-        self.out.drain(..)
+        let base = self.pos;
+        self.pos += chunk.len() as u64;
+        let start = self.resolve_held(&chunk, false);
+        self.run(&chunk, base, start);
+        Events(self.out.drain(..))
     }
-    /// End of stream.
+
+    /// Ends the stream: releases held-back text, and reports a block, tag or message left open.
+    /// The splitter is then ready for a new stream.
+    ///
+    /// ```
+    /// use a2ui_stream::{ErrorKind, Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// splitter.feed(br#"See <a2ui-json>{"beginRendering":{"#).for_each(drop);
+    /// let end: Vec<_> = splitter.finish().collect();
+    /// assert_eq!(end[0].as_ref().unwrap_err().kind(), &ErrorKind::Unterminated { what: "message" });
+    /// ```
     pub fn finish(&mut self) -> Events<'_> {
-        self.out.drain(..)
+        let base = self.pos;
+        self.resolve_held(&Bytes::new(), true);
+        match self.mode {
+            Mode::Prose => {}
+            Mode::TagAttributes { .. } => self.error(base, ErrorKind::Unterminated { what: "tag" }),
+            Mode::Json(Phase::SeekingMessage | Phase::Resync) => {
+                if self.in_block {
+                    self.error(base, ErrorKind::Unterminated { what: "block" });
+                }
+            }
+            Mode::Json(_) => {
+                let start = self.cur.start;
+                self.error(start, ErrorKind::Unterminated { what: "message" });
+            }
+        }
+        let config = self.config.clone();
+        let out = std::mem::take(&mut self.out);
+        *self = Splitter::with_config(config);
+        self.out = out;
+        Events(self.out.drain(..))
+    }
+
+    fn error(&mut self, offset: u64, kind: ErrorKind) {
+        self.out.push_back(Err(Error::new(offset, kind)));
+    }
+
+    /// Queues text. Small pieces that follow small text (a released probe, a cut character) are
+    /// joined to it, so held-back bytes do not come out as a trail of tiny events.
+    fn text(&mut self, bytes: Bytes) {
+        if bytes.is_empty() {
+            return;
+        }
+        if let Some(Ok(Event::Text(last))) = self.out.back_mut() {
+            if last.len() + bytes.len() <= 2 * LOOKAHEAD {
+                let mut joined = Vec::with_capacity(last.len() + bytes.len());
+                joined.extend_from_slice(last);
+                joined.extend_from_slice(&bytes);
+                *last = Bytes::from(joined);
+                return;
+            }
+        }
+        self.out.push_back(Ok(Event::Text(bytes)));
+    }
+
+    fn probe_limit(&self) -> usize {
+        self.config.max_held_bytes.clamp(1, LOOKAHEAD)
+    }
+
+    /// The classifier for a candidate byte in the current mode.
+    fn classify(&self, probe: &[u8], eof: bool) -> Class {
+        match self.mode {
+            Mode::Prose => framing::prose(probe, eof),
+            Mode::Json(Phase::Resync) => framing::resync(probe, eof),
+            _ => framing::between_messages(probe, eof),
+        }
+    }
+
+    /// Carries out a matched framing token.
+    fn act(&mut self, act: Act, matched: &[u8]) {
+        match act {
+            Act::OpenBlock => {
+                self.mode = Mode::Json(Phase::SeekingMessage);
+                self.in_block = true;
+            }
+            Act::OpenTagAttributes => {
+                self.mode = Mode::TagAttributes {
+                    quote: None,
+                    len: 0,
+                }
+            }
+            Act::Delimiter | Act::Message => self.mode = Mode::Json(Phase::SeekingMessage),
+            Act::CloseBlock => {
+                if self.config.framing == Framing::Tagged {
+                    self.mode = Mode::Prose;
+                    self.in_block = false;
+                }
+            }
+            Act::Drop => {}
+            Act::Utf8Char => self.text(Bytes::copy_from_slice(matched)),
+        }
+    }
+
+    /// What a candidate byte that is not a framing token means in the current mode. Returns
+    /// `true` when, in prose, the byte is text.
+    fn not_framing(&mut self, byte: u8, at: u64) -> bool {
+        match self.mode {
+            Mode::Prose => true,
+            Mode::Json(Phase::SeekingMessage) => {
+                self.error(
+                    at,
+                    ErrorKind::UnexpectedByte {
+                        byte,
+                        expected: "a message object",
+                    },
+                );
+                self.mode = Mode::Json(Phase::Resync);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Decides a held-back probe with the bytes of the new chunk; returns where in the chunk to
+    /// go on.
+    fn resolve_held(&mut self, chunk: &Bytes, eof: bool) -> usize {
+        let mut idx = 0;
+        while !self.held.is_empty() {
+            let at = self.held_at;
+            let mut probe = std::mem::take(&mut self.held);
+            let held_len = probe.len();
+            let take = self
+                .probe_limit()
+                .saturating_sub(held_len)
+                .min(chunk.len() - idx);
+            probe.extend_from_slice(&chunk[idx..idx + take]);
+            let mut class = self.classify(&probe, eof);
+            if class == Class::Partial {
+                if idx + take == chunk.len() && !eof {
+                    self.held = probe;
+                    return chunk.len();
+                }
+                let limit = self.config.max_held_bytes;
+                self.error(at, ErrorKind::HeldTextTooLong { limit });
+                class = Class::No;
+            }
+            let (consumed, replay_from) = match class {
+                Class::Match(len, act) => {
+                    self.act(act, &probe[..len]);
+                    (len.saturating_sub(held_len), len)
+                }
+                _ => {
+                    let byte = probe[0];
+                    if self.not_framing(byte, at) {
+                        self.text(Bytes::copy_from_slice(&probe[..1]));
+                    }
+                    (0, 1)
+                }
+            };
+            if replay_from < held_len {
+                let rest = Bytes::copy_from_slice(&probe[replay_from..held_len]);
+                self.run(&rest, at + replay_from as u64, 0);
+            }
+            idx += consumed;
+        }
+        idx
+    }
+
+    /// Classifies the candidate at `i`: `None` when it was held back (the chunk is used up).
+    fn candidate(&mut self, chunk: &Bytes, base: u64, i: usize) -> Option<Class> {
+        let end = (i + self.probe_limit()).min(chunk.len());
+        match self.classify(&chunk[i..end], false) {
+            Class::Partial if end == chunk.len() => {
+                self.held = chunk[i..].to_vec();
+                self.held_at = base + i as u64;
+                None
+            }
+            Class::Partial => {
+                let limit = self.config.max_held_bytes;
+                self.error(base + i as u64, ErrorKind::HeldTextTooLong { limit });
+                Some(Class::No)
+            }
+            class => Some(class),
+        }
+    }
+
+    /// Processes `chunk` (whose first byte is at stream offset `base`) from index `i`.
+    fn run(&mut self, chunk: &Bytes, base: u64, mut i: usize) {
+        while i < chunk.len() {
+            i = match self.mode {
+                Mode::Prose => self.prose(chunk, base, i),
+                Mode::TagAttributes { .. } => self.tag_attributes(chunk, base, i),
+                Mode::Json(Phase::SeekingMessage) => self.seeking_message(chunk, base, i),
+                Mode::Json(Phase::Resync) => self.resync(chunk, base, i),
+                Mode::Json(_) => self.in_message(chunk, base, i),
+            };
+        }
+        if matches!(
+            self.mode,
+            Mode::Json(Phase::InMessage | Phase::SeekingComponents | Phase::InComponent)
+        ) && !self.cur.discard
+        {
+            let from = self.cur.start.max(base) - base;
+            self.acc.extend_from_slice(&chunk[from as usize..]);
+            if self.acc.len() > self.config.max_message_bytes {
+                self.too_large();
+            }
+        }
+    }
+
+    fn too_large(&mut self) {
+        let limit = self.config.max_message_bytes;
+        self.error(
+            self.cur.start + limit as u64,
+            ErrorKind::MessageTooLarge { limit },
+        );
+        self.cur.discard = true;
+        self.cur.pending.clear();
+        self.acc.clear();
+    }
+
+    fn prose(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+        let mut from = i;
+        loop {
+            let Some(k) = memchr3(b'<', b'-', b'`', &chunk[from..]) else {
+                let end = chunk.len();
+                let cut = cut_char_len(&chunk[i..]);
+                self.text(chunk.slice(i..end - cut));
+                if cut > 0 {
+                    self.held = chunk[end - cut..].to_vec();
+                    self.held_at = base + (end - cut) as u64;
+                }
+                return end;
+            };
+            let c = from + k;
+            match self.candidate(chunk, base, c) {
+                None => {
+                    self.text(chunk.slice(i..c));
+                    return chunk.len();
+                }
+                Some(Class::Match(len, act)) => {
+                    self.text(chunk.slice(i..c));
+                    self.act(act, &chunk[c..c + len]);
+                    return c + len;
+                }
+                Some(_) => from = c + 1,
+            }
+        }
+    }
+
+    fn tag_attributes(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+        let Mode::TagAttributes { mut quote, mut len } = self.mode else {
+            return i;
+        };
+        for (k, &b) in chunk[i..].iter().enumerate() {
+            len += 1;
+            match (quote, b) {
+                (Some(q), _) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'"' | b'\'') => quote = Some(b),
+                (None, b'>') => {
+                    self.mode = Mode::Json(Phase::SeekingMessage);
+                    self.in_block = true;
+                    return i + k + 1;
+                }
+                (None, _) => {}
+            }
+            if len > self.config.max_held_bytes {
+                let limit = self.config.max_held_bytes;
+                self.error(base + (i + k) as u64, ErrorKind::HeldTextTooLong { limit });
+                self.mode = Mode::Json(Phase::SeekingMessage);
+                self.in_block = true;
+                return i + k + 1;
+            }
+        }
+        self.mode = Mode::TagAttributes { quote, len };
+        chunk.len()
+    }
+
+    fn seeking_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+        for (k, &b) in chunk[i..].iter().enumerate() {
+            let j = i + k;
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' => {}
+                b'{' => {
+                    self.cur = Current {
+                        start: base + j as u64,
+                        ..Current::default()
+                    };
+                    self.acc.clear();
+                    self.lex.begin_object();
+                    self.mode = Mode::Json(Phase::InMessage);
+                    return j + 1;
+                }
+                b'<' | b'`' => {
+                    return match self.candidate(chunk, base, j) {
+                        None => chunk.len(),
+                        Some(Class::Match(len, act)) => {
+                            self.act(act, &chunk[j..j + len]);
+                            j + len
+                        }
+                        Some(_) => {
+                            self.not_framing(b, base + j as u64);
+                            j + 1
+                        }
+                    };
+                }
+                _ => {
+                    let kind = match b {
+                        b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => ErrorKind::NotAnObject,
+                        _ => ErrorKind::UnexpectedByte {
+                            byte: b,
+                            expected: "a message object",
+                        },
+                    };
+                    self.error(base + j as u64, kind);
+                    self.mode = Mode::Json(Phase::Resync);
+                    return j + 1;
+                }
+            }
+        }
+        chunk.len()
+    }
+
+    fn resync(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+        let mut from = i;
+        while let Some(k) = memchr2(b'{', b'<', &chunk[from..]) {
+            let c = from + k;
+            match self.candidate(chunk, base, c) {
+                None => return chunk.len(),
+                Some(Class::Match(len, act)) => {
+                    self.act(act, &chunk[c..c + len]);
+                    return c + len;
+                }
+                Some(_) => from = c + 1,
+            }
+        }
+        chunk.len()
+    }
+
+    /// Abandons the open message after a broken rule at `offset`.
+    fn fail(&mut self, offset: u64, kind: ErrorKind) {
+        self.error(offset, kind);
+        self.cur = Current::default();
+        self.acc.clear();
+        self.capture = Capture::None;
+        self.mode = Mode::Json(Phase::Resync);
+    }
+
+    fn phase(&self) -> Phase {
+        match self.mode {
+            Mode::Json(p) => p,
+            _ => Phase::SeekingMessage,
+        }
+    }
+
+    fn in_message(&mut self, chunk: &Bytes, base: u64, i: usize) -> usize {
+        let mut pos = i;
+        loop {
+            match self.lex.next(chunk, &mut pos) {
+                Tok::End => return pos,
+                Tok::Err(kind) => {
+                    self.fail(base + pos as u64, kind);
+                    return pos;
+                }
+                Tok::Scalar => {}
+                Tok::StrStart => self.on_string_start(),
+                Tok::StrEnd => self.on_string_end(),
+                tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
+                    self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1)
+                }
+                tok @ (Tok::ObjClose | Tok::ArrClose) => {
+                    if self.on_close(tok == Tok::ObjClose, chunk, base, pos) {
+                        return pos;
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_open(&mut self, object: bool, at: u64) {
+        let depth = self.lex.depth();
+        let phase = self.phase();
+        let cur = &mut self.cur;
+        match depth {
+            2 if object && cur.message_key == Key::Kind => {
+                cur.in_body = true;
+                cur.body_key = Key::Other;
+                if cur.kind().has_components() {
+                    self.mode = Mode::Json(Phase::SeekingComponents);
+                }
+            }
+            3 if !object
+                && phase == Phase::SeekingComponents
+                && cur.body_key == Key::Components =>
+            {
+                cur.array = (Some(at), None);
+                self.mode = Mode::Json(Phase::InComponent);
+            }
+            4 if object && phase == Phase::InComponent => {
+                cur.in_component = true;
+                cur.component_start = at;
+                cur.component_id = None;
+                cur.component_key = Key::Other;
+            }
+            _ => {}
+        }
+    }
+
+    /// Returns `true` when the message closed.
+    fn on_close(&mut self, object: bool, chunk: &Bytes, base: u64, pos: usize) -> bool {
+        let end = base + pos as u64;
+        match self.lex.depth() {
+            0 => {
+                self.message_done(chunk, base, end);
+                return true;
+            }
+            1 if self.cur.in_body => {
+                self.cur.in_body = false;
+                self.mode = Mode::Json(Phase::InMessage);
+            }
+            2 if self.phase() == Phase::InComponent => {
+                self.cur.array.1 = Some(end - 1);
+                self.mode = Mode::Json(Phase::SeekingComponents);
+            }
+            3 if object && self.cur.in_component => {
+                self.cur.in_component = false;
+                if !self.cur.discard {
+                    let bytes = self.span(chunk, base, self.cur.component_start, end);
+                    let id = self.cur.component_id.take();
+                    if self.cur.released() {
+                        self.emit_component(bytes, id);
+                    } else {
+                        self.cur.pending.push((bytes, id));
+                    }
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn on_string_start(&mut self) {
+        let depth = self.lex.depth();
+        let cur = &self.cur;
+        self.capture = match (self.lex.in_key(), depth) {
+            (true, 1) => Capture::MessageKey,
+            (true, 2) if cur.in_body => Capture::BodyKey,
+            (true, 4) if cur.in_component => Capture::ComponentKey,
+            (false, 1) if cur.message_key == Key::Version => Capture::Version,
+            (false, 2) if cur.in_body && cur.body_key == Key::SurfaceId => Capture::SurfaceId,
+            (false, 4) if cur.in_component && cur.component_key == Key::Id => Capture::ComponentId,
+            _ => Capture::None,
+        };
+        if self.capture != Capture::None {
+            self.lex.capture();
+        }
+    }
+
+    fn on_string_end(&mut self) {
+        let target = std::mem::replace(&mut self.capture, Capture::None);
+        if target == Capture::None {
+            return;
+        }
+        let raw = self.lex.take_capture().map(<[u8]>::to_vec);
+        let inner = raw
+            .as_deref()
+            .and_then(|r| r.get(1..r.len() - 1))
+            .unwrap_or_default();
+        let cur = &mut self.cur;
+        let was_released = cur.released();
+        match target {
+            Capture::MessageKey => {
+                cur.message_key = match MessageKind::from_key(inner) {
+                    _ if inner == b"version" => Key::Version,
+                    Some(kind) if cur.kind.is_none() => {
+                        cur.kind = Some(kind);
+                        Key::Kind
+                    }
+                    _ => {
+                        cur.extra_keys = true;
+                        Key::Other
+                    }
+                }
+            }
+            Capture::BodyKey => {
+                cur.body_key = match inner {
+                    b"surfaceId" => Key::SurfaceId,
+                    b"components" if cur.kind().has_components() => Key::Components,
+                    _ => {
+                        cur.extra_keys = true;
+                        Key::Other
+                    }
+                }
+            }
+            Capture::ComponentKey => {
+                cur.component_key = if inner == b"id" { Key::Id } else { Key::Other };
+            }
+            Capture::Version => cur.version = raw,
+            Capture::SurfaceId => cur.surface = raw,
+            Capture::ComponentId => cur.component_id = raw,
+            Capture::None => {}
+        }
+        if !was_released && self.cur.released() {
+            for (bytes, id) in std::mem::take(&mut self.cur.pending) {
+                self.emit_component(bytes, id);
+            }
+        }
+    }
+
+    /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`.
+    fn span(&self, chunk: &Bytes, base: u64, from: u64, to: u64) -> Bytes {
+        let end = (to - base) as usize;
+        if from >= base {
+            return chunk.slice((from - base) as usize..end);
+        }
+        let skip = (from - self.cur.start) as usize;
+        let earlier = self.acc.get(skip..).unwrap_or_default();
+        let mut v = Vec::with_capacity(earlier.len() + end);
+        v.extend_from_slice(earlier);
+        v.extend_from_slice(&chunk[..end]);
+        Bytes::from(v)
+    }
+
+    fn emit_component(&mut self, component: Bytes, id: Option<Vec<u8>>) {
+        let cur = &mut self.cur;
+        cur.split = true;
+        let surface = cur.surface.as_deref().unwrap_or_default();
+        if let (true, Some(id)) = (self.config.dedup_components, id.as_deref()) {
+            if self.sent.is_repeat(surface, id, &component) {
+                return;
+            }
+        }
+        let kind = cur.kind();
+        let mut v = Vec::with_capacity(component.len() + surface.len() + 72);
+        if kind == MessageKind::UpdateComponents {
+            v.extend_from_slice(b"{\"version\":");
+            v.extend_from_slice(cur.version.as_deref().unwrap_or(b"\"v0.9\""));
+            v.extend_from_slice(b",\"updateComponents\":{\"surfaceId\":");
+        } else {
+            v.extend_from_slice(b"{\"surfaceUpdate\":{\"surfaceId\":");
+        }
+        v.extend_from_slice(surface);
+        v.extend_from_slice(b",\"components\":[");
+        v.extend_from_slice(&component);
+        v.extend_from_slice(b"]}}");
+        let message = Message {
+            bytes: Bytes::from(v),
+            kind,
+            version: cur.version.as_deref().and_then(decode),
+            surface_id: decode(surface),
+            component_id: id.as_deref().and_then(decode),
+        };
+        self.out.push_back(Ok(Event::Message(message)));
+    }
+
+    fn message_done(&mut self, chunk: &Bytes, base: u64, end: u64) {
+        self.mode = Mode::Json(Phase::SeekingMessage);
+        let cur = std::mem::take(&mut self.cur);
+        if cur.discard {
+            return;
+        }
+        let size = end - cur.start;
+        if size > self.config.max_message_bytes as u64 {
+            self.cur = cur;
+            self.too_large();
+            self.cur = Current::default();
+            return;
+        }
+        let bytes = if cur.start >= base {
+            chunk.slice((cur.start - base) as usize..(end - base) as usize)
+        } else {
+            self.acc.extend_from_slice(&chunk[..(end - base) as usize]);
+            self.acc.split().freeze()
+        };
+        self.acc.clear();
+        let kind = cur.kind();
+        let message = |bytes: Bytes| Message {
+            bytes,
+            kind,
+            version: cur.version.as_deref().and_then(decode),
+            surface_id: cur.surface.as_deref().and_then(decode),
+            component_id: None,
+        };
+        if cur.split {
+            // The components went out one by one; what else the message held goes out with an
+            // empty list.
+            if let (true, (Some(open), Some(close))) = (cur.extra_keys, cur.array) {
+                let open = (open - cur.start) as usize + 1;
+                let close = (close - cur.start) as usize;
+                if let (Some(head), Some(tail)) = (bytes.get(..open), bytes.get(close..)) {
+                    let mut v = Vec::with_capacity(head.len() + tail.len());
+                    v.extend_from_slice(head);
+                    v.extend_from_slice(tail);
+                    self.out
+                        .push_back(Ok(Event::Message(message(Bytes::from(v)))));
+                }
+            }
+        } else {
+            self.out.push_back(Ok(Event::Message(message(bytes))));
+        }
+        if kind == MessageKind::DeleteSurface {
+            if let Some(surface) = &cur.surface {
+                self.sent.forget(surface);
+            }
+        }
     }
 }

@@ -1,0 +1,34 @@
+//! AG-UI transport: compliant event streams for A2UI agents (feature `agui`).
+//!
+//! - [`events`]: every AG-UI 1.0 event, [`RunAgentInput`], messages and tools, as serde types.
+//! - [`sse`]: `text/event-stream` encoding with keep-alive, and a reader for the other side.
+//! - [`run`]: [`RunBuilder`], which turns what an agent produces into a sequence the AG-UI client
+//!   accepts, whatever order the agent produces it in.
+//! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends).
+//! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
+//!
+//! ```
+//! use a2ui_stream::agui::{verify, RunBuilder};
+//!
+//! let mut run = RunBuilder::new("thread-1", "run-1");
+//! run.text("Hello").unwrap();
+//! run.text(", world").unwrap();
+//! run.finish().unwrap();
+//! let events: Vec<_> = run.drain().collect();
+//! let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
+//! assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+//!                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+//! assert!(verify(&events).is_ok());
+//! ```
+
+pub mod a2ui;
+pub mod events;
+pub mod run;
+pub mod sse;
+pub mod verify;
+
+pub use a2ui::{A2uiActivities, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+pub use events::*;
+pub use run::{AgentOutput, RunBuilder, RunBuilderError};
+pub use sse::{SseEncoder, SseReadError, SseReader};
+pub use verify::{verify, Rule, Verifier, Violation};

@@ -1,0 +1,412 @@
+//! Server-sent events: writing AG-UI events as `text/event-stream`, and reading them back.
+//!
+//! Each event is one `data: <json>\n\n` frame (JSON never contains a raw line break, so one
+//! `data:` line always suffices). While a run is quiet, [`SseEncoder`] hands out `: ping\n\n`
+//! comment frames at a configurable interval so proxies and browsers keep the connection open.
+//! The encoder does no I/O and reads no clock: the caller passes `Instant`s in, so it fits any
+//! runtime.
+//!
+//! ```
+//! use a2ui_stream::agui::{Event, RunStarted, SseEncoder, SseReader};
+//! use std::time::{Duration, Instant};
+//!
+//! let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(15));
+//! let t0 = Instant::now();
+//! let frame = enc.encode(&RunStarted::new("t", "r").into(), t0).unwrap();
+//! assert_eq!(frame, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n");
+//! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(1)), None);
+//! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(15)), Some(": ping\n\n"));
+//!
+//! let mut reader = SseReader::new();
+//! let events: Vec<Event> = reader.feed(frame.as_bytes()).into_iter().collect::<Result<_, _>>().unwrap();
+//! assert_eq!(events, [Event::from(RunStarted::new("t", "r"))]);
+//! ```
+
+use super::events::Event;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The media type of an SSE body.
+pub const CONTENT_TYPE: &str = "text/event-stream";
+
+/// The response headers an SSE endpoint needs: the media type, no caching, and no buffering by
+/// nginx-style proxies (which would otherwise hold events back until the run ends).
+pub const HEADERS: [(&str, &str); 3] = [
+    ("Content-Type", CONTENT_TYPE),
+    ("Cache-Control", "no-cache"),
+    ("X-Accel-Buffering", "no"),
+];
+
+/// The keep-alive frame: an SSE comment line, ignored by every reader.
+pub const KEEP_ALIVE: &str = ": ping\n\n";
+
+/// The default keep-alive interval.
+pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Writes one event as an SSE frame, `data: <json>\n\n`.
+///
+/// ```
+/// use a2ui_stream::agui::{sse, StepStarted};
+/// assert_eq!(sse::encode(&StepStarted::new("plan").into()).unwrap(),
+///            "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n");
+/// ```
+pub fn encode(event: &Event) -> serde_json::Result<String> {
+    let mut out = String::from("data: ");
+    out.push_str(&serde_json::to_string(event)?);
+    out.push_str("\n\n");
+    Ok(out)
+}
+
+/// SSE writer with keep-alive timing (no I/O, no clock of its own).
+///
+/// Call [`encode`](SseEncoder::encode) for each event and, whenever the timer at
+/// [`next_keep_alive`](SseEncoder::next_keep_alive) fires, [`keep_alive`](SseEncoder::keep_alive):
+/// it returns the ping frame only if nothing was written for a whole interval.
+#[derive(Debug, Clone)]
+pub struct SseEncoder {
+    interval: Duration,
+    last_write: Option<Instant>,
+}
+
+impl Default for SseEncoder {
+    fn default() -> Self {
+        SseEncoder::new()
+    }
+}
+
+impl SseEncoder {
+    /// An encoder with the default keep-alive interval ([`DEFAULT_KEEP_ALIVE`]).
+    pub fn new() -> Self {
+        SseEncoder::with_keep_alive(DEFAULT_KEEP_ALIVE)
+    }
+
+    /// An encoder that pings after `interval` of silence.
+    pub fn with_keep_alive(interval: Duration) -> Self {
+        SseEncoder {
+            interval,
+            last_write: None,
+        }
+    }
+
+    /// The configured keep-alive interval.
+    pub fn interval(&self) -> Duration {
+        self.interval
+    }
+
+    /// Encodes `event` as a frame and records `now` as the last write.
+    pub fn encode(&mut self, event: &Event, now: Instant) -> serde_json::Result<String> {
+        let frame = encode(event)?;
+        self.last_write = Some(now);
+        Ok(frame)
+    }
+
+    /// When the next ping is due if nothing else is written (`None` before the first write,
+    /// when the timer starts from the response headers instead).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{SseEncoder, StepStarted};
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
+    /// let t0 = Instant::now();
+    /// enc.encode(&StepStarted::new("s").into(), t0).unwrap();
+    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
+    /// ```
+    pub fn next_keep_alive(&self) -> Option<Instant> {
+        self.last_write.map(|t| t + self.interval)
+    }
+
+    /// Starts the quiet-time clock at `now` (call when the headers are sent).
+    pub fn start(&mut self, now: Instant) {
+        self.last_write = Some(now);
+    }
+
+    /// Returns [`KEEP_ALIVE`] if nothing was written for a whole interval before `now`, and
+    /// records the ping as a write; otherwise `None`.
+    pub fn keep_alive(&mut self, now: Instant) -> Option<&'static str> {
+        let due = match self.last_write {
+            Some(t) => now.saturating_duration_since(t) >= self.interval,
+            None => true,
+        };
+        if due {
+            self.last_write = Some(now);
+            Some(KEEP_ALIVE)
+        } else {
+            None
+        }
+    }
+}
+
+/// A problem found while reading an SSE body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseReadError {
+    offset: u64,
+    kind: SseReadErrorKind,
+}
+
+/// What went wrong while reading an SSE body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SseReadErrorKind {
+    /// A frame's data is not UTF-8.
+    InvalidUtf8,
+    /// A frame's data is not a JSON AG-UI event; the message says why.
+    InvalidEvent(String),
+    /// A line or frame grew beyond the configured limit.
+    TooLarge {
+        /// The configured limit in bytes.
+        limit: usize,
+    },
+}
+
+impl SseReadError {
+    /// Byte offset in the body of the line where the problem was found.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &SseReadErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for SseReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            SseReadErrorKind::InvalidUtf8 => {
+                write!(f, "at byte {}: data is not UTF-8", self.offset)
+            }
+            SseReadErrorKind::InvalidEvent(e) => {
+                write!(
+                    f,
+                    "at byte {}: data is not an AG-UI event: {e}",
+                    self.offset
+                )
+            }
+            SseReadErrorKind::TooLarge { limit } => {
+                write!(
+                    f,
+                    "at byte {}: frame exceeds the limit of {limit} bytes",
+                    self.offset
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SseReadError {}
+
+/// Incremental `text/event-stream` reader that yields AG-UI events.
+///
+/// Accepts LF, CRLF and CR line ends, several `data:` lines per frame (joined with `\n`),
+/// comment lines, other fields (`event:`, `id:`, `retry:`, ignored), a leading byte-order mark,
+/// and chunks split anywhere. Each byte is scanned once.
+///
+/// ```
+/// use a2ui_stream::agui::{EventType, SseReader};
+/// let mut r = SseReader::new();
+/// let mut got = Vec::new();
+/// for chunk in [": hi\r\nda", "ta: {\"type\":\"STEP_STARTED\",\r\n", "data: \"stepName\":\"a\"}\r", "\n\r\n"] {
+///     got.extend(r.feed(chunk.as_bytes()));
+/// }
+/// assert_eq!(got.len(), 1);
+/// assert_eq!(got[0].as_ref().unwrap().event_type(), EventType::StepStarted);
+/// ```
+#[derive(Debug)]
+pub struct SseReader {
+    buf: Vec<u8>,
+    /// Offset in the body of `buf[0]`.
+    base: u64,
+    /// How far into `buf` has been scanned for a line end.
+    scanned: usize,
+    /// The previous chunk ended with CR, so a leading LF belongs to that line end.
+    skip_lf: bool,
+    /// Nothing has been read yet (a BOM may follow).
+    at_start: bool,
+    /// The rest of an over-long line is being dropped.
+    skip_line: bool,
+    data: Vec<u8>,
+    has_data: bool,
+    data_offset: u64,
+    max_bytes: usize,
+}
+
+impl Default for SseReader {
+    fn default() -> Self {
+        SseReader::new()
+    }
+}
+
+impl SseReader {
+    /// A reader with a 16 MiB limit per frame.
+    pub fn new() -> Self {
+        SseReader::with_max_frame_bytes(16 << 20)
+    }
+
+    /// A reader that rejects lines and frames longer than `max` bytes.
+    pub fn with_max_frame_bytes(max: usize) -> Self {
+        SseReader {
+            buf: Vec::new(),
+            base: 0,
+            scanned: 0,
+            skip_lf: false,
+            at_start: true,
+            skip_line: false,
+            data: Vec::new(),
+            has_data: false,
+            data_offset: 0,
+            max_bytes: max,
+        }
+    }
+
+    /// Reads a chunk; returns every event it completed, in order.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Event, SseReadError>> {
+        let mut out = Vec::new();
+        let mut chunk = chunk;
+        if self.skip_lf && !chunk.is_empty() {
+            self.skip_lf = false;
+            if chunk.first() == Some(&b'\n') {
+                chunk = chunk.get(1..).unwrap_or_default();
+                self.base += 1;
+            }
+        }
+        self.buf.extend_from_slice(chunk);
+        if self.at_start {
+            if self.buf.len() < 3 && b"\xEF\xBB\xBF".starts_with(&self.buf) {
+                return out;
+            }
+            self.at_start = false;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+                self.base += 3;
+            }
+        }
+        if self.skip_line {
+            match memchr::memchr2(b'\n', b'\r', &self.buf) {
+                Some(i) => {
+                    self.buf.drain(..i);
+                    self.base += i as u64;
+                    self.scanned = 0;
+                    self.skip_line = false;
+                }
+                None => {
+                    self.base += self.buf.len() as u64;
+                    self.buf.clear();
+                    self.scanned = 0;
+                    return out;
+                }
+            }
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let mut start = 0;
+        let mut scanned = self.scanned;
+        while let Some(rel) = memchr::memchr2(b'\n', b'\r', buf.get(scanned..).unwrap_or_default())
+        {
+            let end = scanned + rel;
+            let mut next = end + 1;
+            if buf.get(end) == Some(&b'\r') {
+                match buf.get(end + 1) {
+                    Some(b'\n') => next += 1,
+                    Some(_) => {}
+                    None => self.skip_lf = true,
+                }
+            }
+            let line = buf.get(start..end).unwrap_or_default();
+            if let Some(r) = self.line(line, self.base + start as u64) {
+                out.push(r);
+            }
+            start = next.min(buf.len());
+            scanned = start;
+        }
+        self.buf = buf;
+        self.buf.drain(..start);
+        self.base += start as u64;
+        self.scanned = self.buf.len();
+        if self.buf.len() > self.max_bytes {
+            out.push(Err(SseReadError {
+                offset: self.base,
+                kind: SseReadErrorKind::TooLarge {
+                    limit: self.max_bytes,
+                },
+            }));
+            self.base += self.buf.len() as u64;
+            self.buf.clear();
+            self.scanned = 0;
+            self.skip_line = true;
+            self.data.clear();
+            self.has_data = false;
+        }
+        out
+    }
+
+    /// Handles one complete line (without its line end).
+    fn line(&mut self, line: &[u8], offset: u64) -> Option<Result<Event, SseReadError>> {
+        if line.is_empty() {
+            return self.dispatch();
+        }
+        if line.first() == Some(&b':') {
+            return None;
+        }
+        let (field, value) = match memchr::memchr(b':', line) {
+            Some(i) => {
+                let value = line.get(i + 1..).unwrap_or_default();
+                (
+                    line.get(..i).unwrap_or_default(),
+                    value.strip_prefix(b" ").unwrap_or(value),
+                )
+            }
+            None => (line, &[][..]),
+        };
+        if field == b"data" {
+            if self.has_data {
+                self.data.push(b'\n');
+            } else {
+                self.data_offset = offset;
+            }
+            self.has_data = true;
+            self.data.extend_from_slice(value);
+            if self.data.len() > self.max_bytes {
+                self.data.clear();
+                self.has_data = false;
+                return Some(Err(SseReadError {
+                    offset,
+                    kind: SseReadErrorKind::TooLarge {
+                        limit: self.max_bytes,
+                    },
+                }));
+            }
+        }
+        None
+    }
+
+    fn dispatch(&mut self) -> Option<Result<Event, SseReadError>> {
+        if !self.has_data {
+            return None;
+        }
+        self.has_data = false;
+        let data = std::mem::take(&mut self.data);
+        let offset = self.data_offset;
+        Some(match std::str::from_utf8(&data) {
+            Err(_) => Err(SseReadError {
+                offset,
+                kind: SseReadErrorKind::InvalidUtf8,
+            }),
+            Ok(text) => serde_json::from_str(text).map_err(|e| SseReadError {
+                offset,
+                kind: SseReadErrorKind::InvalidEvent(e.to_string()),
+            }),
+        })
+    }
+}
+
+/// Reads a whole SSE body into events; stops at the first error.
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+/// let events = sse::read_all(b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n: ping\n\n").unwrap();
+/// assert_eq!(events.len(), 1);
+/// ```
+pub fn read_all(body: &[u8]) -> Result<Vec<Event>, SseReadError> {
+    let mut reader = SseReader::new();
+    reader.feed(body).into_iter().collect()
+}

@@ -1,0 +1,217 @@
+//! Property tests: the run builder always produces a sequence the verifier accepts, and SSE
+//! encoding survives any split of the byte stream.
+#![cfg(feature = "agui")]
+
+use a2ui_stream::agui::{
+    sse, verify, AgentOutput, Event, EventType, PatchOp, RunBuilder, SseEncoder, SseReader,
+};
+use proptest::prelude::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// What a test agent does: an output, or an A2UI message for a surface.
+#[derive(Debug, Clone)]
+enum Op {
+    Out(AgentOutput),
+    A2ui(Option<&'static str>, u8),
+    TextBytes(Vec<u8>),
+}
+
+fn id() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["a", "b", "c"]).prop_map(String::from)
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        "[a-z \n\"\\\\é😀]{0,6}",
+        Just("\r\n".to_owned())
+    ]
+}
+
+fn args() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "", "{", "}", "\"k\":", "1", "[1,2]", "{}", " ", "\"x\"",
+    ])
+    .prop_map(String::from)
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => text().prop_map(|t| Op::Out(AgentOutput::Text(t))),
+        1 => Just(Op::Out(AgentOutput::TextEnd)),
+        2 => text().prop_map(|t| Op::Out(AgentOutput::Reasoning(t))),
+        1 => Just(Op::Out(AgentOutput::ReasoningEnd)),
+        2 => (id(), prop::sample::select(vec!["search", "weather"]))
+            .prop_map(|(id, name)| Op::Out(AgentOutput::ToolCallStart { id, name: name.into() })),
+        3 => (id(), args()).prop_map(|(id, delta)| Op::Out(AgentOutput::ToolCallArgs { id, delta })),
+        2 => id().prop_map(|id| Op::Out(AgentOutput::ToolCallEnd { id })),
+        2 => (id(), text()).prop_map(|(id, content)| Op::Out(AgentOutput::ToolCallResult { id, content })),
+        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::StateSnapshot(json!({"n": n})))),
+        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::StateDelta(vec![PatchOp::Replace { path: "/n".into(), value: json!(n) }]))),
+        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(AgentOutput::StepStarted(s.into()))),
+        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(AgentOutput::StepFinished(s.into()))),
+        1 => Just(Op::Out(AgentOutput::RunStarted)),
+        1 => Just(Op::Out(AgentOutput::RunFinished)),
+        1 => Just(Op::Out(AgentOutput::RunError { message: "failed".into(), code: None })),
+        1 => Just(Op::Out(AgentOutput::Custom { name: "x".into(), value: json!([1]) })),
+        2 => (prop::option::of(prop::sample::select(vec!["s", "t"])), any::<u8>()).prop_map(|(s, n)| Op::A2ui(s, n)),
+        2 => prop::collection::vec(any::<u8>(), 0..6).prop_map(Op::TextBytes),
+    ]
+}
+
+fn run_ops(ops: &[Op], close: bool) -> Vec<Event> {
+    let mut run = RunBuilder::new("thread", "run");
+    for op in ops {
+        // Refusals are part of the contract: they send nothing.
+        let _ = match op {
+            Op::Out(o) => run.push(o.clone()),
+            Op::A2ui(surface, n) => {
+                let sid = surface.unwrap_or("");
+                run.a2ui_value(*surface, json!({"surfaceUpdate": {"surfaceId": sid, "components": [{"id": format!("c{n}")}]}}))
+            }
+            Op::TextBytes(b) => run.a2ui(a2ui_stream::Event::Text(bytes::Bytes::from(b.clone()))),
+        };
+    }
+    if close {
+        let _ = run.finish();
+    }
+    run.drain().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn any_agent_outputs_give_a_valid_sequence(ops in prop::collection::vec(op(), 0..40)) {
+        let events = run_ops(&ops, true);
+        if let Err(v) = verify(&events) {
+            let types: Vec<&str> = events.iter().map(|e| e.event_type().as_str()).collect();
+            prop_assert!(false, "{v}\nops: {ops:?}\nevents: {types:?}");
+        }
+        // Exactly one RUN_STARTED, first; exactly one terminal event, last.
+        prop_assert_eq!(events.iter().filter(|e| e.event_type() == EventType::RunStarted).count(), 1);
+        prop_assert_eq!(events.first().map(Event::event_type), Some(EventType::RunStarted));
+        let terminal = |e: &Event| matches!(e.event_type(), EventType::RunFinished | EventType::RunError);
+        prop_assert_eq!(events.iter().filter(|e| terminal(e)).count(), 1);
+        prop_assert!(events.last().is_some_and(terminal));
+        // No empty deltas.
+        for e in &events {
+            match e {
+                Event::TextMessageContent(c) => prop_assert!(!c.delta.is_empty()),
+                Event::ReasoningMessageContent(c) => prop_assert!(!c.delta.is_empty()),
+                Event::ToolCallArgs(c) => prop_assert!(!c.delta.is_empty()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Prose in, prose out: the text deltas of a run concatenate to the text given to it.
+    #[test]
+    fn text_is_preserved(parts in prop::collection::vec(text(), 0..20), ends in prop::collection::vec(any::<bool>(), 20)) {
+        let mut run = RunBuilder::new("t", "r");
+        for (p, end) in parts.iter().zip(&ends) {
+            run.text(p).unwrap();
+            if *end { run.text_end().unwrap(); }
+        }
+        run.finish().unwrap();
+        let events: Vec<Event> = run.drain().collect();
+        let got: String = events.iter().filter_map(|e| match e {
+            Event::TextMessageContent(c) => Some(c.delta.as_str()),
+            _ => None,
+        }).collect();
+        prop_assert_eq!(got, parts.concat());
+    }
+
+    /// Splitter prose cut anywhere, even inside a UTF-8 character, comes out whole.
+    #[test]
+    fn utf8_split_anywhere_is_reassembled(s in "[a-zé😀 ]{0,20}", cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..5)) {
+        let bytes = s.as_bytes();
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len() + 1)).collect();
+        points.sort_unstable();
+        let mut run = RunBuilder::new("t", "r");
+        let mut prev = 0;
+        for p in points.into_iter().chain([bytes.len()]) {
+            run.a2ui(a2ui_stream::Event::Text(bytes::Bytes::copy_from_slice(&bytes[prev..p]))).unwrap();
+            prev = p;
+        }
+        run.finish().unwrap();
+        let got: String = run.drain().filter_map(|e| match e {
+            Event::TextMessageContent(c) => Some(c.delta),
+            _ => None,
+        }).collect();
+        prop_assert_eq!(got, s);
+    }
+
+    /// Encode, interleave keep-alive pings, split at arbitrary byte boundaries, read back:
+    /// the same events, in order.
+    #[test]
+    fn sse_round_trip_is_lossless(
+        ops in prop::collection::vec(op(), 0..30),
+        pings in prop::collection::vec(any::<bool>(), 64),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let events = run_ops(&ops, true);
+        let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(1));
+        let t0 = Instant::now();
+        let mut body = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            let now = t0 + Duration::from_secs(2 * i as u64);
+            if pings.get(i).copied().unwrap_or(false) {
+                body.extend_from_slice(enc.keep_alive(now).unwrap_or_default().as_bytes());
+            }
+            body.extend_from_slice(enc.encode(e, now).unwrap().as_bytes());
+        }
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(body.len() + 1)).collect();
+        points.sort_unstable();
+        let mut reader = SseReader::new();
+        let mut back = Vec::new();
+        let mut prev = 0;
+        for p in points.into_iter().chain([body.len()]) {
+            for r in reader.feed(&body[prev..p]) {
+                back.push(r.unwrap());
+            }
+            prev = p;
+        }
+        prop_assert_eq!(back, events);
+    }
+
+    /// The same with CRLF line ends and the JSON spread over several `data:` lines.
+    #[test]
+    fn sse_reader_accepts_crlf_and_multiline_data(
+        ops in prop::collection::vec(op(), 0..20),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let events = run_ops(&ops, true);
+        let mut body = Vec::new();
+        for e in &events {
+            let pretty = serde_json::to_string_pretty(e).unwrap();
+            body.extend_from_slice(b": comment\r\n");
+            for line in pretty.split('\n') {
+                body.extend_from_slice(b"data:");
+                body.extend_from_slice(line.as_bytes());
+                body.extend_from_slice(b"\r\n");
+            }
+            body.extend_from_slice(b"\r\n");
+        }
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(body.len() + 1)).collect();
+        points.sort_unstable();
+        let mut reader = SseReader::new();
+        let mut back = Vec::new();
+        let mut prev = 0;
+        for p in points.into_iter().chain([body.len()]) {
+            for r in reader.feed(&body[prev..p]) {
+                back.push(r.unwrap());
+            }
+            prev = p;
+        }
+        prop_assert_eq!(back, events);
+    }
+}
+
+#[test]
+fn read_all_of_an_encoded_run() {
+    let events = run_ops(&[Op::Out(AgentOutput::Text("hi".into()))], true);
+    let body: String = events.iter().map(|e| sse::encode(e).unwrap()).collect();
+    assert_eq!(sse::read_all(body.as_bytes()).unwrap(), events);
+}
