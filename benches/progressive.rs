@@ -40,7 +40,7 @@ fn chunks(text: &str) -> Vec<&str> {
 
 /// Feeds one response; returns the bytes emitted (prose plus compact JSON of the messages).
 fn run(catalog: &Catalog, mode: Emission, pieces: &[&str]) -> usize {
-    let mut parser = ProgressiveParser::with_emission(catalog.clone(), mode);
+    let mut parser = ProgressiveParser::with_emission(catalog, mode).expect("catalog compiles");
     let mut emitted = 0;
     for piece in pieces {
         let parts = parser.process_chunk(piece).expect("example parses");

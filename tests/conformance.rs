@@ -3,6 +3,11 @@
 //! prints `N passed, N failed` for each, and fails on any failure.
 #![cfg(feature = "official")]
 
+#[path = "conformance/parser_suite.rs"]
+mod parser_suite;
+#[path = "conformance/validator_suite.rs"]
+mod validator_suite;
+
 use std::path::{Path, PathBuf};
 
 use a2ui_stream::official::catalog::Catalog;
@@ -37,14 +42,15 @@ fn part_to_value(part: &ResponsePart) -> Value {
 /// Runs one streaming case; `Err` says which step went wrong and how.
 fn run_streaming_case(dir: &Path, case: &Value) -> Result<(), String> {
     let catalog = Catalog::from_config(&case["catalog"], dir).map_err(|e| e.to_string())?;
-    let mut parser = ProgressiveParser::new(catalog);
+    let mut parser = ProgressiveParser::new(&catalog).map_err(|e| e.to_string())?;
     let steps = case["steps"].as_array().ok_or("case without steps")?;
     for (i, step) in steps.iter().enumerate() {
         let input = step["input"].as_str().ok_or("step without input")?;
         let result = parser.process_chunk(input);
         match (step.get("expect_error").and_then(Value::as_str), result) {
             (Some(want), Err(e)) => {
-                if !e.to_string().contains(want) {
+                let pattern = regex::Regex::new(want).map_err(|e| e.to_string())?;
+                if !pattern.is_match(&e.to_string()) {
                     return Err(format!("step {i}: error {e:?} does not contain {want:?}"));
                 }
                 return Ok(());
@@ -110,6 +116,12 @@ fn official_conformance_suites() {
         80,
         "streaming_parser.yaml should hold 80 cases"
     );
-    let failures = report("streaming_parser.yaml", &streaming);
+    let parser = parser_suite::run(&dir);
+    let validator = validator_suite::run(&dir);
+    assert_eq!(parser.len(), 17, "parser.yaml should hold 17 cases");
+    assert_eq!(validator.len(), 45, "validator.yaml should hold 45 cases");
+    let failures = report("streaming_parser.yaml", &streaming)
+        + report("parser.yaml", &parser)
+        + report("validator.yaml", &validator);
     assert_eq!(failures, 0, "conformance failures");
 }

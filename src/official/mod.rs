@@ -6,11 +6,16 @@
 //! * [`validator`]: a [`Validator`](validator::Validator) checks a list of messages against a
 //!   catalog (JSON Schema, unique ids, root present, no dangling references, no cycles, no
 //!   orphans, depth limits, data path syntax).
+//! * [`progressive`]: a [`ProgressiveParser`](progressive::ProgressiveParser) turns a response
+//!   arriving in chunks into what a renderer should show after each chunk, following the
+//!   official streaming rules.
 //! * [`response`]: splits a complete model response into prose and A2UI parts, repairing common
 //!   slips in the JSON (smart quotes, trailing commas, a single object instead of a list).
 //!
 //! Enabled by the `official` cargo feature.
 
 pub mod catalog;
+mod partial_json;
+pub mod progressive;
 pub mod response;
 pub mod validator;

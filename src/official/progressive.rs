@@ -32,7 +32,7 @@
 //!     "Text": {"type": "object"},
 //!     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
 //!     "Row": {"type": "object"}}}), json!({}));
-//! let mut parser = ProgressiveParser::new(catalog);
+//! let mut parser = ProgressiveParser::new(&catalog)?;
 //! let parts = parser.process_chunk(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
 //! assert_eq!(parts[0].text.as_deref(), Some("Here: "));
 //! let parts = parser.process_chunk(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
@@ -40,12 +40,16 @@
 //! assert_eq!(msgs[0]["surfaceUpdate"]["components"][0]["component"]["Card"]["child"], "loading_t");
 //! let parts = parser.process_chunk(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
 //! let msgs = parts[0].a2ui.as_ref().unwrap();
-//! assert_eq!(msgs[0]["surfaceUpdate"]["components"][0], json!({"id": "t", "component": {"Text": {"text": "Hel"}}}));
+//! // Every reachable component again (official mode), the placeholder swapped for the real child.
+//! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
+//!     {"id": "r", "component": {"Card": {"child": "t"}}},
+//!     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
 //! # Ok::<(), a2ui_stream::official::progressive::Error>(())
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
@@ -104,7 +108,7 @@ pub enum Emission {
 /// use a2ui_stream::official::catalog::{Catalog, Version};
 /// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
 /// let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-/// let err = ProgressiveParser::new(catalog).process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
+/// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Json);
 /// assert!(err.to_string().starts_with("Failed to parse JSON"));
 /// ```
@@ -124,6 +128,8 @@ pub enum ErrorKind {
     Validation,
     /// Components refer to themselves or form a cycle, or a surface lacks its root.
     Topology,
+    /// The catalog's schemas do not compile.
+    Schema,
 }
 
 impl Error {
@@ -140,7 +146,7 @@ impl Error {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let err = ProgressiveParser::new(catalog).process_chunk("<a2ui-json>[{]</a2ui-json>").unwrap_err();
+    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>[{]</a2ui-json>").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Json);
     /// ```
     pub fn kind(&self) -> ErrorKind {
@@ -153,7 +159,7 @@ impl Error {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::progressive::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let err = ProgressiveParser::new(catalog).process_chunk("<a2ui-json></a2ui-json>").unwrap_err();
+    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json></a2ui-json>").unwrap_err();
     /// assert!(err.message().contains("No valid JSON object"));
     /// ```
     pub fn message(&self) -> &str {
@@ -204,8 +210,7 @@ struct Current {
 
 /// The streaming parser; see the [module documentation](self).
 pub struct ProgressiveParser {
-    catalog: Catalog,
-    validator: Validator,
+    validator: Arc<Validator>,
     version: Version,
     mode: Emission,
     in_block: bool,
@@ -264,33 +269,57 @@ impl Out {
 }
 
 impl ProgressiveParser {
-    /// A parser for the catalog's protocol version, in [`Emission::Official`] mode.
+    /// A parser for the catalog's protocol version, in [`Emission::Official`] mode. Compiles the
+    /// catalog's schemas; fails (with [`ErrorKind::Schema`]) when they do not compile. To start
+    /// many parsers on one catalog, compile a [`Validator`] once and use
+    /// [`ProgressiveParser::with_validator`].
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::progressive::ProgressiveParser;
     /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(catalog);
-    /// assert_eq!(parser.process_chunk("plain prose").unwrap()[0].text.as_deref(), Some("plain prose"));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// assert_eq!(parser.process_chunk("plain prose")?[0].text.as_deref(), Some("plain prose"));
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
-    pub fn new(catalog: Catalog) -> ProgressiveParser {
+    pub fn new(catalog: &Catalog) -> Result<ProgressiveParser, Error> {
         ProgressiveParser::with_emission(catalog, Emission::Official)
     }
 
-    /// A parser with the given [`Emission`] mode.
+    /// A parser with the given [`Emission`] mode; see [`ProgressiveParser::new`].
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let parser = ProgressiveParser::with_emission(catalog, Emission::ChangedOnly);
+    /// let parser = ProgressiveParser::with_emission(&catalog, Emission::ChangedOnly)?;
     /// assert_eq!(parser.emission(), Emission::ChangedOnly);
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
-    pub fn with_emission(catalog: Catalog, mode: Emission) -> ProgressiveParser {
-        let validator = Validator::new(&catalog);
+    pub fn with_emission(catalog: &Catalog, mode: Emission) -> Result<ProgressiveParser, Error> {
+        let validator =
+            Validator::new(catalog).map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))?;
+        Ok(ProgressiveParser::with_validator(Arc::new(validator), mode))
+    }
+
+    /// A parser sharing an already compiled [`Validator`] (and its catalog): how a server starts
+    /// one parser per response without compiling the schemas again.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::validator::Validator;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let shared = Arc::new(Validator::new(&catalog)?);
+    /// let first = ProgressiveParser::with_validator(Arc::clone(&shared), Emission::Official);
+    /// let second = ProgressiveParser::with_validator(shared, Emission::ChangedOnly);
+    /// assert_ne!(first.emission(), second.emission());
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn with_validator(validator: Arc<Validator>, mode: Emission) -> ProgressiveParser {
         ProgressiveParser {
-            version: catalog.version(),
-            catalog,
+            version: validator.catalog().version(),
             validator,
             mode,
             in_block: false,
@@ -310,7 +339,7 @@ impl ProgressiveParser {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// assert_eq!(ProgressiveParser::new(catalog).emission(), Emission::Official);
+    /// assert_eq!(ProgressiveParser::new(&catalog).unwrap().emission(), Emission::Official);
     /// ```
     pub fn emission(&self) -> Emission {
         self.mode
@@ -323,9 +352,10 @@ impl ProgressiveParser {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::progressive::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(catalog);
-    /// assert_eq!(parser.process_chunk("Hi <a2u").unwrap()[0].text.as_deref(), Some("Hi "));
-    /// assert!(parser.process_chunk("i-json>").unwrap().is_empty());
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// assert_eq!(parser.process_chunk("Hi <a2u")?[0].text.as_deref(), Some("Hi "));
+    /// assert!(parser.process_chunk("i-json>")?.is_empty());
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
         let mut out = Out::default();
@@ -516,7 +546,8 @@ impl ProgressiveParser {
                 for (kind, props) in typed {
                     if let Value::Object(props) = props {
                         if self
-                            .catalog
+                            .validator
+                            .catalog()
                             .required_fields(kind)
                             .iter()
                             .any(|r| !props.contains_key(r))
@@ -671,15 +702,15 @@ impl ProgressiveParser {
 
     /// Emits a message built while streaming; one the catalog rejects is left out.
     fn emit_loose(&mut self, msg: Value, out: &mut Out) {
-        if self.validator.validate(&msg, None, false).is_ok() {
+        if self.validator.validate_with(&msg, false).is_ok() {
             out.message(msg);
         }
     }
 
     /// Emits a message that arrived whole; one the catalog rejects is an error.
-    fn emit_strict(&mut self, msg: Value, root: Option<&str>, out: &mut Out) -> Result<(), Error> {
+    fn emit_strict(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
         self.validator
-            .validate(&msg, root, true)
+            .validate_with(&msg, true)
             .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
         out.message(msg);
         Ok(())
@@ -688,12 +719,12 @@ impl ProgressiveParser {
     fn complete_message(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
         self.found_object = true;
         self.validator
-            .validate(&msg, self.current.surface.as_deref(), false)
+            .validate_with(&msg, false)
             .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
         let v08 = self.version == Version::V08;
         let (kind, payload) = match find_kind(&msg, v08) {
             Some(found) => found,
-            None => return self.emit_strict(msg, None, out),
+            None => return self.emit_strict(msg, out),
         };
         let sid = match payload {
             Value::Object(p) => p.get("surfaceId").and_then(Value::as_str),
@@ -724,8 +755,7 @@ impl ProgressiveParser {
                 if !surface.started {
                     surface.started = true;
                     surface.dirty = true;
-                    let root = surface.root.clone();
-                    self.emit_strict(msg, root.as_deref(), out)?;
+                    self.emit_strict(msg, out)?;
                 }
                 self.flush_surface(&sid, false, out)
             }
@@ -759,14 +789,14 @@ impl ProgressiveParser {
                 let started = self.surfaces.get(&sid).is_some_and(|s| s.started);
                 if started {
                     self.surfaces.remove(&sid);
-                    self.emit_strict(msg, None, out)?;
+                    self.emit_strict(msg, out)?;
                 }
                 Ok(())
             }
             _ => {
                 // A data-model update that arrived whole: pass it on if it brings anything new.
                 if self.data_is_new(payload) {
-                    self.emit_strict(msg, None, out)?;
+                    self.emit_strict(msg, out)?;
                 }
                 Ok(())
             }
@@ -846,7 +876,7 @@ impl ProgressiveParser {
                 format!("No root component (id='{root}') found in {kind}"),
             ));
         }
-        let reachable = reachable(&self.catalog, &root, &surface.components)?;
+        let reachable = reachable(self.validator.catalog(), &root, &surface.components)?;
         let mut processed = Vec::new();
         let mut extra: Vec<Value> = Vec::new();
         for id in &reachable {
@@ -889,7 +919,7 @@ impl ProgressiveParser {
                 json!({"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": list}})
             }
         };
-        if self.validator.validate(&msg, Some(&root), false).is_ok() {
+        if self.validator.validate_with(&msg, false).is_ok() {
             out.message(msg);
         }
         Ok(())
