@@ -15,6 +15,7 @@
 //! Enabled by the `official` cargo feature.
 
 pub mod catalog;
+mod data_delta;
 mod partial_json;
 pub mod progressive;
 pub mod response;

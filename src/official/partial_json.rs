@@ -31,6 +31,27 @@ pub(crate) struct Frame {
     pub(crate) broken: bool,
     /// An object or list that opened where no value belonged (no key, inside an object).
     pub(crate) anonymous: bool,
+    /// Keys of the members put into this object since [`Frame::fresh`] was last drained, in
+    /// order (an object's map is sorted, so the order of arrival is kept here).
+    pub(crate) fresh: Vec<String>,
+    /// How many items of this list a reader has already looked at.
+    pub(crate) seen: usize,
+    /// A reader has looked at this container since it opened.
+    pub(crate) visited: bool,
+}
+
+impl Frame {
+    fn new(key: Option<String>, body: Body, anonymous: bool) -> Frame {
+        Frame {
+            key,
+            body,
+            broken: false,
+            anonymous,
+            fresh: Vec::new(),
+            seen: 0,
+            visited: false,
+        }
+    }
 }
 
 /// The content built so far of an open container.
@@ -56,6 +77,8 @@ enum Token {
         escaped: bool,
         /// A string where none belongs; read past and dropped.
         junk: bool,
+        /// A value under a key in [`CUTTABLE_KEYS`]: a snapshot may show it while it grows.
+        shows: bool,
     },
     /// A number or literal in progress.
     Bare(String),
@@ -79,7 +102,9 @@ pub(crate) enum Step {
 pub(crate) struct PartialJson {
     pub(crate) stack: Vec<Frame>,
     token: Token,
-    /// Set whenever what a snapshot would show may have changed.
+    /// Set whenever what a snapshot would show may have changed: a value or container was
+    /// finished or opened, or a string that a snapshot shows grew. Characters of keys, of
+    /// strings that are not shown while cut, of numbers and of white space leave it alone.
     pub(crate) dirty: bool,
     /// Set once a well-formed object has closed.
     pub(crate) closed_object: bool,
@@ -95,12 +120,8 @@ impl PartialJson {
     pub(crate) fn open_list(&mut self) {
         self.stack.clear();
         self.token = Token::None;
-        self.stack.push(Frame {
-            key: None,
-            body: Body::Array(Vec::new()),
-            broken: false,
-            anonymous: false,
-        });
+        self.stack
+            .push(Frame::new(None, Body::Array(Vec::new()), false));
     }
 
     /// Forgets everything.
@@ -114,10 +135,17 @@ impl PartialJson {
     /// at `depth` should be handed over (as a copy) even though it stays in its parent.
     pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
         // Inside a string.
-        if let Token::Str { raw, escaped, junk } = &mut self.token {
+        if let Token::Str {
+            raw,
+            escaped,
+            junk,
+            shows,
+        } = &mut self.token
+        {
             if *escaped {
                 *escaped = false;
                 raw.push(c);
+                self.dirty |= *shows;
             } else if c == '\\' {
                 *escaped = true;
                 raw.push(c);
@@ -131,9 +159,8 @@ impl PartialJson {
                 }
             } else {
                 raw.push(c);
-                if !*junk {
-                    self.dirty = true;
-                }
+                // Trailing white space is not shown, so it changes nothing yet.
+                self.dirty |= *shows && !c.is_whitespace();
             }
             return Step::Nothing;
         }
@@ -156,11 +183,18 @@ impl PartialJson {
                 if junk {
                     self.mark_broken();
                 }
+                let shows = !junk
+                    && self
+                        .pending_value_key()
+                        .is_some_and(|k| CUTTABLE_KEYS.contains(&k));
                 self.token = Token::Str {
                     raw: String::new(),
                     escaped: false,
                     junk,
+                    shows,
                 };
+                // A shown string already shows (empty) as soon as it opens.
+                self.dirty |= shows;
                 Step::Nothing
             }
             '{' | '[' => {
@@ -188,12 +222,7 @@ impl PartialJson {
                 } else {
                     Body::Array(Vec::new())
                 };
-                self.stack.push(Frame {
-                    key,
-                    body,
-                    broken: false,
-                    anonymous,
-                });
+                self.stack.push(Frame::new(key, body, anonymous));
                 self.dirty = true;
                 Step::Nothing
             }
@@ -260,6 +289,22 @@ impl PartialJson {
         )
     }
 
+    /// The key whose value comes next in the innermost object, if a value is due there.
+    fn pending_value_key(&self) -> Option<&str> {
+        match self.stack.last() {
+            Some(Frame {
+                body:
+                    Body::Object {
+                        key: Some(k),
+                        want_key: false,
+                        ..
+                    },
+                ..
+            }) => Some(k),
+            _ => None,
+        }
+    }
+
     fn pending_key(&self) -> Option<String> {
         match self.stack.last() {
             Some(Frame {
@@ -289,9 +334,11 @@ impl PartialJson {
             Some(Frame {
                 body: Body::Object { map, key, want_key },
                 broken,
+                fresh,
                 ..
             }) => match (key.take(), *want_key) {
                 (Some(k), false) => {
+                    fresh.push(k.clone());
                     map.insert(k, value);
                 }
                 _ => *broken = true,
@@ -350,9 +397,11 @@ impl PartialJson {
         match self.stack.last_mut() {
             Some(Frame {
                 body: Body::Object { map, key, .. },
+                fresh,
                 ..
             }) => {
                 if let Some(k) = frame.key {
+                    fresh.push(k.clone());
                     map.insert(k, value);
                 }
                 *key = None;
@@ -364,6 +413,35 @@ impl PartialJson {
             None => {}
         }
         Step::Closed { depth, value: copy }
+    }
+
+    /// The cut string being written as the value of the innermost object's pending key, as a
+    /// snapshot would show it: `(key, text)`, or `None` when there is none or `heal_string`
+    /// (called as in [`PartialJson::snapshot`]) says it waits.
+    pub(crate) fn cut_string(
+        &self,
+        heal_string: impl Fn(&str, &str, &Map<String, Value>) -> bool,
+    ) -> Option<(&str, String)> {
+        let Token::Str {
+            raw, junk: false, ..
+        } = &self.token
+        else {
+            return None;
+        };
+        let Some(Frame {
+            body:
+                Body::Object {
+                    map,
+                    key: Some(k),
+                    want_key: false,
+                },
+            ..
+        }) = self.stack.last()
+        else {
+            return None;
+        };
+        let text = decode_string(raw.trim_end(), true)?;
+        heal_string(k, &text, map).then_some((k.as_str(), text))
     }
 
     /// The value the container at stack index `from` would have if the stream stopped now, with
@@ -378,27 +456,11 @@ impl PartialJson {
             return None;
         }
         // What the innermost frame gains from the token in progress.
-        let mut carry: Option<Value> = None;
-        if let (
-            Token::Str {
-                raw, junk: false, ..
-            },
-            Some(frame),
-        ) = (&self.token, self.stack.last())
-        {
-            if let Body::Object {
-                map,
-                key: Some(k),
-                want_key: false,
-            } = &frame.body
-            {
-                if let Some(text) = decode_string(raw, true) {
-                    if heal_string(k, &text, map) {
-                        carry = Some(Value::String(text));
-                    }
-                }
-            }
-        }
+        // Trailing white space of a cut string is not shown (the reference trims the fragment
+        // before closing it), so a chunk of spaces changes nothing.
+        let mut carry: Option<Value> = self
+            .cut_string(heal_string)
+            .map(|(_, text)| Value::String(text));
         let mut result = None;
         for (i, frame) in self.stack.iter().enumerate().rev() {
             if i < from {

@@ -54,8 +54,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::catalog::{Catalog, Version};
+use super::data_delta::{contents_to_dict, pointer, prune_entries, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
-use super::validator::Validator;
+use super::validator::{Validator, MAX_GLOBAL_DEPTH};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";
@@ -182,13 +183,55 @@ struct Surface {
     started: bool,
     root: Option<String>,
     /// Latest version of every component seen, by id.
-    components: BTreeMap<String, Cached>,
-    /// Components whose stored value changed since the last emission.
-    dirty: bool,
-    /// Ids emitted at least once.
-    emitted_ids: HashSet<String>,
-    /// Last emitted form of each component (placeholders included), by id.
-    emitted: HashMap<String, Value>,
+    comps: HashMap<String, Comp>,
+    /// Counts insertions (the first self-reference reported is the earliest inserted).
+    next_seq: u64,
+    /// Components stored since the last flush.
+    touched: BTreeSet<String>,
+    /// Components that refer to themselves, by insertion: `(id, field)`.
+    self_refs: BTreeMap<u64, (String, String)>,
+    /// Ids reachable from the root (arrived or not), with their depth, sorted by id.
+    reach: BTreeMap<String, usize>,
+    /// `reach` has to be worked out again from the root.
+    reach_stale: bool,
+    /// Components showing a placeholder for an id, by that id.
+    mentioned_by: HashMap<String, BTreeSet<String>>,
+    /// Arrived components whose emitted form the catalog rejects.
+    invalid: BTreeSet<String>,
+    /// Placeholder ids, and whether the catalog accepts their component.
+    placeholder_ok: HashMap<String, bool>,
+    /// Placeholder ids already put in a message.
+    yielded_placeholders: HashSet<String>,
+    /// Changed-only mode: components whose change is not sent yet because a step was rejected.
+    pending: BTreeSet<String>,
+    /// Waiting in [`ProgressiveParser::queued`].
+    queued: bool,
+}
+
+/// A component as last seen, and what was made of it.
+#[derive(Debug)]
+struct Comp {
+    value: Value,
+    /// `children` / `explicitList` fields whose list was still open when this was taken.
+    open_lists: Vec<String>,
+    seq: u64,
+    /// Ids it refers to, as the catalog reads them.
+    refs: Vec<String>,
+    /// `refs` as the reachability last followed them (kept up to date while reachable).
+    followed: Vec<String>,
+    /// The form that is emitted: placeholders in, v0.8 paths made absolute.
+    processed: Value,
+    /// `processed` is out of date.
+    stale: bool,
+    /// Placeholder ids `processed` refers to, in order.
+    placeholders: Vec<String>,
+    /// The missing child ids behind `placeholders` (not the `loading_children_` ones).
+    missing: Vec<String>,
+    /// Bumped whenever `processed` changes (starts at 0: never processed).
+    version: u64,
+    /// The `version` last put in a message (official mode: sent or rejected, as the reference
+    /// counts it; changed-only mode: sent).
+    yielded: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -204,8 +247,6 @@ struct Current {
     surface: Option<String>,
     /// Components of this message that arrived before its `surfaceId`.
     unassigned: Vec<Cached>,
-    /// Last snapshot of the open component, to skip unchanged ones.
-    last_partial: Option<Value>,
 }
 
 /// The streaming parser; see the [module documentation](self).
@@ -220,10 +261,11 @@ pub struct ProgressiveParser {
     found_object: bool,
     current: Current,
     surfaces: HashMap<String, Surface>,
-    /// The data model as emitted, by top-level key (shared by all surfaces, as the reference does).
-    emitted_data: HashMap<String, Value>,
-    /// Last partial data-model snapshot emitted, to skip unchanged ones.
-    last_data_partial: Option<Value>,
+    /// Surfaces with stored changes to flush at the end of the chunk.
+    queued: Vec<String>,
+    /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
+    /// does); v0.8 entries are kept as plain values (value maps as objects).
+    emitted_data: Map<String, Value>,
 }
 
 impl fmt::Debug for ProgressiveParser {
@@ -328,8 +370,8 @@ impl ProgressiveParser {
             found_object: false,
             current: Current::default(),
             surfaces: HashMap::new(),
-            emitted_data: HashMap::new(),
-            last_data_partial: None,
+            queued: Vec::new(),
+            emitted_data: Map::new(),
         }
     }
 
@@ -368,8 +410,9 @@ impl ProgressiveParser {
         }
         loop {
             let tag = if self.in_block { CLOSE_TAG } else { OPEN_TAG };
-            if let Some(pos) = rest.find(tag) {
-                let (before, after) = (&rest[..pos], &rest[pos + tag.len()..]);
+            let found = find_tag(rest, tag)
+                .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
+            if let Some((before, after)) = found {
                 if self.in_block {
                     self.json_text(before, &mut out)?;
                     if !self.found_object && !self.json.closed_object {
@@ -387,11 +430,10 @@ impl ProgressiveParser {
                 continue;
             }
             // Hold back a possible start of the tag.
-            let keep = (1..tag.len())
-                .rev()
-                .find(|&n| rest.ends_with(&tag[..n]))
-                .unwrap_or(0);
-            let (now, later) = rest.split_at(rest.len() - keep);
+            let keep = held_back(rest, tag);
+            let (now, later) = rest
+                .split_at_checked(rest.len().saturating_sub(keep))
+                .unwrap_or((rest, ""));
             if self.in_block {
                 self.json_text(now, &mut out)?;
             } else {
@@ -411,7 +453,6 @@ impl ProgressiveParser {
         self.json.reset();
         self.found_object = false;
         self.current = Current::default();
-        self.last_data_partial = None;
     }
 
     /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
@@ -438,14 +479,12 @@ impl ProgressiveParser {
                     if depth == 1 {
                         self.complete_message(value, out)?;
                         self.current = Current::default();
-                        self.last_data_partial = None;
                     } else if value.get("id").is_none()
                         && find_kind(&value, self.version == Version::V08).is_some()
                     {
                         // A message written where it does not belong is still taken.
                         self.complete_message(value, out)?;
                     } else {
-                        self.current.last_partial = None;
                         self.take_component(value, Vec::new());
                     }
                 }
@@ -456,16 +495,13 @@ impl ProgressiveParser {
             self.sniff_component();
             self.sniff_data_model(out)?;
         }
-        let dirty: Vec<String> = self
-            .surfaces
-            .iter()
-            .filter(|(_, s)| s.dirty && s.started)
-            .map(|(id, _)| id.clone())
-            .collect();
-        let mut dirty = dirty;
-        dirty.sort();
-        for sid in dirty {
-            self.flush_surface(&sid, false, out)?;
+        let mut queued = std::mem::take(&mut self.queued);
+        queued.sort();
+        queued.dedup();
+        for sid in queued {
+            if self.surfaces.get(&sid).is_some_and(|s| s.queued) {
+                self.flush_surface(&sid, false, out)?;
+            }
         }
         Ok(())
     }
@@ -516,9 +552,73 @@ impl ProgressiveParser {
         else {
             return;
         };
+        let catalog = self.validator.catalog();
         let surface = self.surfaces.entry(sid.to_owned()).or_default();
-        surface.components.insert(id, cached);
-        surface.dirty = true;
+        if surface
+            .comps
+            .get(&id)
+            .is_some_and(|c| c.value == cached.value && c.open_lists == cached.open_lists)
+        {
+            return;
+        }
+        let refs = catalog.references(&cached.value);
+        let self_ref = refs
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| (id.clone(), r.field.clone()));
+        let refs: Vec<String> = refs.iter().map(|r| r.id.to_owned()).collect();
+        let seq = match surface.comps.get_mut(&id) {
+            Some(comp) => {
+                comp.value = cached.value;
+                comp.open_lists = cached.open_lists;
+                comp.refs = refs;
+                comp.stale = true;
+                comp.seq
+            }
+            None => {
+                let seq = surface.next_seq;
+                surface.next_seq += 1;
+                surface.comps.insert(
+                    id.clone(),
+                    Comp {
+                        value: cached.value,
+                        open_lists: cached.open_lists,
+                        seq,
+                        refs,
+                        followed: Vec::new(),
+                        processed: Value::Null,
+                        stale: true,
+                        placeholders: Vec::new(),
+                        missing: Vec::new(),
+                        version: 0,
+                        yielded: 0,
+                    },
+                );
+                // Components showing a placeholder for this id now show the real thing.
+                if let Some(users) = surface.mentioned_by.get(&id) {
+                    for user in users {
+                        if let Some(comp) = surface.comps.get_mut(user) {
+                            comp.stale = true;
+                        }
+                        surface.touched.insert(user.clone());
+                    }
+                }
+                seq
+            }
+        };
+        match self_ref {
+            Some(found) => {
+                surface.self_refs.insert(seq, found);
+            }
+            None => {
+                surface.self_refs.remove(&seq);
+            }
+        }
+        surface.touched.insert(id);
+        if !surface.queued {
+            surface.queued = true;
+            self.queued.push(sid.to_owned());
+        }
     }
 
     /// The reference skips components holding an empty object anywhere (a property still being
@@ -529,37 +629,54 @@ impl ProgressiveParser {
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty());
         let body = comp.get("component");
-        let has_body = match body {
-            Some(Value::String(s)) => !s.is_empty(),
-            Some(Value::Object(m)) => !m.is_empty(),
-            _ => false,
-        };
-        if !has_id || !has_body {
-            return false;
-        }
         match body {
-            Some(Value::String(_)) => !has_empty_object(comp),
-            Some(Value::Object(typed)) => {
-                if has_empty_object(&Value::Object(typed.clone())) {
+            Some(Value::String(s)) => has_id && !s.is_empty() && !has_empty_object(comp),
+            Some(body @ Value::Object(typed)) => {
+                if !has_id || typed.is_empty() || has_empty_object(body) {
                     return false;
                 }
-                for (kind, props) in typed {
-                    if let Value::Object(props) = props {
-                        if self
-                            .validator
-                            .catalog()
-                            .required_fields(kind)
-                            .iter()
-                            .any(|r| !props.contains_key(r))
-                        {
-                            return false;
-                        }
-                    }
-                }
-                true
+                let catalog = self.validator.catalog();
+                typed.iter().all(|(kind, props)| match props {
+                    Value::Object(props) => catalog
+                        .required_fields(kind)
+                        .iter()
+                        .all(|r| props.contains_key(r)),
+                    _ => true,
+                })
             }
             _ => false,
         }
+    }
+
+    /// A quick look at the open component at `stack[index]`, before copying it: false when the
+    /// copy would surely be unusable (no id yet, or an object just opened and still empty).
+    fn may_be_usable(&self, index: usize) -> bool {
+        let stack = &self.json.stack;
+        let has_id = matches!(
+            stack.get(index),
+            Some(Frame { body: Body::Object { map, .. }, .. })
+                if map.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty())
+        );
+        if !has_id {
+            return false;
+        }
+        let top = stack.len().saturating_sub(1);
+        // An open object shows a member once one is finished, or through its open child, or
+        // (innermost) through a cut string it may show.
+        stack
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .all(|(i, frame)| match &frame.body {
+                Body::Object { map, key, .. } if map.is_empty() => {
+                    if i == top {
+                        self.json.cut_string(heal_component_string).is_some()
+                    } else {
+                        key.is_some()
+                    }
+                }
+                _ => true,
+            })
     }
 
     /// Rebuilds the component being written, if any, and caches it.
@@ -573,12 +690,11 @@ impl ProgressiveParser {
         else {
             return;
         };
-        let snapshot = self.json.snapshot(index, heal_component_string);
-        let Some(snapshot) = snapshot else { return };
-        if self.current.last_partial.as_ref() == Some(&snapshot) {
+        if !self.may_be_usable(index) {
             return;
         }
-        self.current.last_partial = Some(snapshot.clone());
+        let snapshot = self.json.snapshot(index, heal_component_string);
+        let Some(snapshot) = snapshot else { return };
         let open_lists = self
             .json
             .stack
@@ -596,11 +712,11 @@ impl ProgressiveParser {
         self.take_component(snapshot, open_lists);
     }
 
-    /// Passes on the entries of a data-model update being written.
+    /// Passes on what changed in a data-model update being written.
     fn sniff_data_model(&mut self, out: &mut Out) -> Result<(), Error> {
-        let kind = match self.version {
-            Version::V08 => "dataModelUpdate",
-            Version::V09 => "updateDataModel",
+        let (kind, data, entries) = match self.version {
+            Version::V08 => ("dataModelUpdate", "contents", true),
+            Version::V09 => ("updateDataModel", "value", false),
         };
         let is_dm = matches!(
             self.json.stack.get(1),
@@ -610,92 +726,142 @@ impl ProgressiveParser {
         if !is_dm {
             return Ok(());
         }
-        let open_payload =
-            matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind));
-        let payload = if open_payload {
-            self.json.snapshot(2, heal_data_string)
-        } else {
-            match self.json.stack.get(1) {
+        let mut walk = Walk {
+            emitted: &mut self.emitted_data,
+            changes: Vec::new(),
+            heal: heal_data_string,
+        };
+        walk.message(&mut self.json, kind, data, entries);
+        let changes = walk.changes;
+        if changes.is_empty() {
+            return Ok(());
+        }
+        // The payload as it stands, for its surface and path.
+        let payload = match self.json.stack.get(2) {
+            Some(Frame {
+                key: Some(k),
+                body: Body::Object { map, .. },
+                ..
+            }) if k == kind => Some(map),
+            _ => match self.json.stack.get(1) {
                 Some(Frame {
                     body: Body::Object { map, .. },
                     ..
-                }) => map.get(kind).cloned(),
+                }) => map.get(kind).and_then(Value::as_object),
                 _ => None,
-            }
+            },
         };
-        let Some(Value::Object(payload)) = payload else {
-            return Ok(());
-        };
-        let payload = Value::Object(payload);
-        if self.last_data_partial.as_ref() == Some(&payload) {
-            return Ok(());
-        }
-        self.last_data_partial = Some(payload.clone());
         let sid = payload
-            .get("surfaceId")
+            .and_then(|p| p.get("surfaceId"))
             .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
             .or(self.current.surface.as_deref())
             .unwrap_or("default")
             .to_owned();
-        match self.version {
-            Version::V08 => {
-                let Some(Value::Array(entries)) = payload.get("contents") else {
+        let path = payload.and_then(|p| p.get("path")).cloned();
+        let mut messages = Vec::new();
+        match (self.version, self.mode) {
+            (Version::V08, Emission::Official) => {
+                // Every entry so far, the latest per key, as the reference sends them.
+                let payload = if matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
+                {
+                    self.json.snapshot(2, heal_data_string)
+                } else {
+                    payload.map(|p| Value::Object(p.clone()))
+                };
+                let Some(Value::Array(list)) = payload.as_ref().and_then(|p| p.get(data)) else {
                     return Ok(());
                 };
-                let dict = contents_to_dict(entries);
-                let changed: BTreeSet<&String> = dict
-                    .iter()
-                    .filter(|(k, v)| self.emitted_data.get(*k) != Some(v))
-                    .map(|(k, _)| k)
-                    .collect();
-                if changed.is_empty() {
-                    return Ok(());
-                }
-                // Latest entry per key, in order; all keys (official) or only changed ones.
+                let dict = contents_to_dict(list);
                 let mut seen = HashSet::new();
                 let mut picked = Vec::new();
-                for entry in entries.iter().rev() {
+                for entry in list.iter().rev() {
                     let Some(k) = entry.get("key").and_then(Value::as_str) else {
                         continue;
                     };
-                    if dict.contains_key(k)
-                        && seen.insert(k.to_owned())
-                        && (self.mode == Emission::Official || changed.contains(&k.to_owned()))
-                    {
+                    if dict.contains_key(k) && seen.insert(k) {
                         picked.push(entry.clone());
                     }
                 }
                 picked.reverse();
                 let mut body = Map::new();
                 body.insert("surfaceId".into(), Value::String(sid));
-                body.insert("contents".into(), prune_entries(&picked));
-                if let Some(path) = payload.get("path") {
-                    body.insert("path".into(), path.clone());
+                body.insert("contents".into(), Value::Array(prune_entries(&picked)));
+                if let Some(path) = path {
+                    body.insert("path".into(), path);
                 }
-                let msg = json!({ kind: Value::Object(body) });
-                self.emit_loose(msg, out);
-                for (k, v) in dict {
-                    self.emitted_data.insert(k, v);
+                messages.push(object([(kind, Value::Object(body))]));
+            }
+            (Version::V09, Emission::Official) => {
+                // The top-level keys that changed, each whole.
+                let mut delta = Map::new();
+                for change in &changes {
+                    if let Some(Seg::Key(k)) = change.path.first() {
+                        if !delta.contains_key(k) {
+                            let v = self.emitted_data.get(k).cloned().unwrap_or(Value::Null);
+                            delta.insert(k.clone(), v);
+                        }
+                    }
+                }
+                messages.push(object([
+                    ("version", Value::from("v0.9")),
+                    (
+                        kind,
+                        object([
+                            ("surfaceId", Value::String(sid)),
+                            ("value", Value::Object(delta)),
+                        ]),
+                    ),
+                ]));
+            }
+            (Version::V08, Emission::ChangedOnly) => {
+                // The changed entries, grouped by the map they sit in.
+                let base = path.as_ref().and_then(Value::as_str);
+                let mut groups: Vec<(&[Seg], Vec<Value>)> = Vec::new();
+                for change in &changes {
+                    let Some(entry) = &change.entry else { continue };
+                    let parent = change
+                        .path
+                        .split_last()
+                        .map_or(&[][..], |(_, parent)| parent);
+                    match groups.iter_mut().find(|(p, _)| *p == parent) {
+                        Some((_, list)) => list.push(entry.clone()),
+                        None => groups.push((parent, vec![entry.clone()])),
+                    }
+                }
+                for (parent, list) in groups {
+                    let mut body = Map::new();
+                    body.insert("surfaceId".into(), Value::String(sid.clone()));
+                    if !parent.is_empty() || base.is_some() {
+                        body.insert("path".into(), Value::String(pointer(base, parent)));
+                    }
+                    body.insert("contents".into(), Value::Array(list));
+                    messages.push(object([(kind, Value::Object(body))]));
                 }
             }
-            Version::V09 => {
-                let Some(Value::Object(value)) = payload.get("value") else {
-                    return Ok(());
-                };
-                let delta: Map<String, Value> = value
-                    .iter()
-                    .filter(|(k, v)| self.emitted_data.get(*k) != Some(v))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                if delta.is_empty() {
-                    return Ok(());
+            (Version::V09, Emission::ChangedOnly) => {
+                // Each changed value at its own path.
+                let base = path.as_ref().and_then(Value::as_str);
+                for change in &changes {
+                    let value = value_at(&self.emitted_data, &change.path)
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    messages.push(object([
+                        ("version", Value::from("v0.9")),
+                        (
+                            kind,
+                            object([
+                                ("surfaceId", Value::from(sid.as_str())),
+                                ("path", Value::String(pointer(base, &change.path))),
+                                ("value", value),
+                            ]),
+                        ),
+                    ]));
                 }
-                for (k, v) in &delta {
-                    self.emitted_data.insert(k.clone(), v.clone());
-                }
-                let msg = json!({"version": "v0.9", kind: {"surfaceId": sid, "value": Value::Object(delta)}});
-                self.emit_loose(msg, out);
             }
+        }
+        for msg in messages {
+            self.emit_loose(msg, out);
         }
         Ok(())
     }
@@ -747,14 +913,10 @@ impl ProgressiveParser {
                     .and_then(Value::as_str)
                     .map(str::to_owned);
                 let surface = self.surfaces.entry(sid.clone()).or_default();
-                if let Some(root) = root {
-                    surface.root = Some(root);
-                } else if surface.root.is_none() {
-                    surface.root = Some(DEFAULT_ROOT.to_owned());
-                }
+                let root = root.or_else(|| surface.root.clone());
+                surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
                 if !surface.started {
                     surface.started = true;
-                    surface.dirty = true;
                     self.emit_strict(msg, out)?;
                 }
                 self.flush_surface(&sid, false, out)
@@ -762,25 +924,23 @@ impl ProgressiveParser {
             "surfaceUpdate" | "updateComponents" => {
                 let surface = self.surfaces.entry(sid.clone()).or_default();
                 if let Some(root) = payload.get("root").and_then(Value::as_str) {
-                    surface.root = Some(root.to_owned());
+                    surface.set_root(root.to_owned());
                 } else if surface.root.is_none() && !v08 {
-                    surface.root = Some(DEFAULT_ROOT.to_owned());
+                    surface.set_root(DEFAULT_ROOT.to_owned());
                 }
+                let started = surface.started;
                 if let Some(Value::Array(list)) = payload.get("components") {
                     for comp in list {
-                        if let Some(id) = comp.get("id").and_then(Value::as_str) {
-                            surface.components.insert(
-                                id.to_owned(),
-                                Cached {
-                                    value: comp.clone(),
-                                    open_lists: Vec::new(),
-                                },
-                            );
-                            surface.dirty = true;
+                        if comp.get("id").and_then(Value::as_str).is_some() {
+                            let cached = Cached {
+                                value: comp.clone(),
+                                open_lists: Vec::new(),
+                            };
+                            self.store_component(&sid, cached);
                         }
                     }
                 }
-                if surface.started {
+                if started {
                     self.flush_surface(&sid, true, out)?;
                 }
                 Ok(())
@@ -851,21 +1011,25 @@ impl ProgressiveParser {
         new
     }
 
-    /// Emits the components of `sid` reachable from its root, if anything changed.
+    /// Emits the components of `sid` reachable from its root, if anything changed: in official
+    /// mode all of them, in changed-only mode those that changed. Only the components stored
+    /// since the last flush (and those whose placeholders they resolve) are looked at, unless
+    /// the reachable set has to be worked out again.
     fn flush_surface(&mut self, sid: &str, check_root: bool, out: &mut Out) -> Result<(), Error> {
         let version = self.version;
         let mode = self.mode;
+        let validator = Arc::clone(&self.validator);
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return Ok(());
         };
-        surface.dirty = false;
+        surface.queued = false;
         if !surface.started {
             return Ok(());
         }
         let Some(root) = surface.root.clone() else {
             return Ok(());
         };
-        if check_root && !surface.components.contains_key(&root) {
+        if check_root && !surface.comps.contains_key(&root) {
             let kind = if version == Version::V08 {
                 "surfaceUpdate"
             } else {
@@ -876,54 +1040,347 @@ impl ProgressiveParser {
                 format!("No root component (id='{root}') found in {kind}"),
             ));
         }
-        let reachable = reachable(self.validator.catalog(), &root, &surface.components)?;
-        let mut processed = Vec::new();
-        let mut extra: Vec<Value> = Vec::new();
-        for id in &reachable {
-            if let Some(cached) = surface.components.get(id) {
-                let mut comp = cached.value.clone();
-                process_component(&mut comp, cached, &surface.components, version, &mut extra);
-                processed.push(comp);
+        if let Some((id, field)) = surface.self_refs.values().next() {
+            return Err(Error::new(
+                ErrorKind::Topology,
+                format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
+            ));
+        }
+        let touched = std::mem::take(&mut surface.touched);
+        let mut candidates = BTreeSet::new();
+        let full = surface.reach_stale
+            || (surface.reach.is_empty() && surface.comps.contains_key(&root))
+            || surface.grow(&touched, &mut candidates).is_err();
+        if full {
+            surface.reach = full_reach(surface, &root)?;
+            surface.reach_stale = false;
+            candidates.clear();
+            for id in surface.reach.keys() {
+                if let Some(comp) = surface.comps.get_mut(id) {
+                    comp.followed.clone_from(&comp.refs);
+                    candidates.insert(id.clone());
+                }
             }
         }
-        processed.extend(extra);
+        // Bring the emitted form of every candidate up to date.
         let mut changed = false;
-        let mut send = Vec::new();
-        for comp in processed {
-            let id = comp
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned();
-            let fresh =
-                !surface.emitted_ids.contains(&id) || surface.emitted.get(&id) != Some(&comp);
-            changed |= fresh;
-            if fresh || mode == Emission::Official {
-                send.push((id, comp, fresh));
+        for id in &candidates {
+            surface.refresh(id, sid, version, &validator);
+            if let Some(comp) = surface.comps.get(id) {
+                changed |= comp.yielded != comp.version
+                    || comp
+                        .placeholders
+                        .iter()
+                        .any(|p| !surface.yielded_placeholders.contains(p));
             }
         }
-        if !changed {
-            return Ok(());
-        }
-        let mut list = Vec::with_capacity(send.len());
-        for (id, comp, fresh) in send {
-            if fresh {
-                surface.emitted.insert(id.clone(), comp.clone());
-            }
-            surface.emitted_ids.insert(id);
-            list.push(comp);
-        }
-        let msg = match version {
-            Version::V08 => json!({"surfaceUpdate": {"surfaceId": sid, "components": list}}),
-            Version::V09 => {
-                json!({"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": list}})
+        // What to send: everything reachable, or what the renderer does not have yet.
+        let ids: Vec<String> = match mode {
+            Emission::Official if changed => surface
+                .reach
+                .keys()
+                .filter(|id| surface.comps.contains_key(*id))
+                .cloned()
+                .collect(),
+            Emission::Official => return Ok(()),
+            Emission::ChangedOnly => {
+                let mut ids = std::mem::take(&mut surface.pending);
+                ids.extend(candidates);
+                ids.into_iter()
+                    .filter(|id| {
+                        surface.reach.contains_key(id)
+                            && surface
+                                .comps
+                                .get(id)
+                                .is_some_and(|c| c.yielded != c.version)
+                    })
+                    .collect()
             }
         };
-        if self.validator.validate_with(&msg, false).is_ok() {
-            out.message(msg);
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut list = Vec::with_capacity(ids.len());
+        let mut extra: Vec<Value> = Vec::new();
+        let mut placeholders_seen = HashSet::new();
+        let mut accepted = surface
+            .invalid
+            .iter()
+            .all(|id| !surface.reach.contains_key(id));
+        for id in &ids {
+            let Some(comp) = surface.comps.get(id) else {
+                continue;
+            };
+            list.push(comp.processed.clone());
+            for pid in &comp.placeholders {
+                if placeholders_seen.contains(pid) {
+                    continue;
+                }
+                placeholders_seen.insert(pid.clone());
+                accepted &= surface.placeholder_ok.get(pid).copied().unwrap_or(false)
+                    && !(surface.comps.contains_key(pid) && surface.reach.contains_key(pid));
+                if mode == Emission::Official || !surface.yielded_placeholders.contains(pid) {
+                    extra.push(placeholder(pid, version));
+                }
+            }
+        }
+        if mode == Emission::ChangedOnly && !accepted {
+            surface.pending.extend(ids);
+            return Ok(());
+        }
+        // Official mode counts a rejected step as sent, as the reference does.
+        for id in &ids {
+            if let Some(comp) = surface.comps.get_mut(id) {
+                comp.yielded = comp.version;
+            }
+        }
+        surface.yielded_placeholders.extend(placeholders_seen);
+        list.extend(extra);
+        if accepted {
+            out.message(wrap_components(version, sid, list));
         }
         Ok(())
     }
+}
+
+impl Surface {
+    /// Sets the root; the reachable set is then worked out again.
+    fn set_root(&mut self, root: String) {
+        if self.root.as_deref() != Some(root.as_str()) {
+            self.root = Some(root);
+            self.reach_stale = true;
+        }
+    }
+
+    /// Extends `reach` with what the `touched` components now refer to, adding every component
+    /// that became reachable or changed while reachable to `candidates`. Fails (leaving `reach`
+    /// to be worked out again) when a reference went away, or one leads back into what was
+    /// reachable before (a shared child or a cycle), or the depth limit is passed.
+    fn grow(
+        &mut self,
+        touched: &BTreeSet<String>,
+        candidates: &mut BTreeSet<String>,
+    ) -> Result<(), ()> {
+        let mut added: HashSet<String> = HashSet::new();
+        for id in touched {
+            let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
+                continue;
+            };
+            candidates.insert(id.clone());
+            if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
+                return Err(());
+            }
+            let new_refs: Vec<String> = comp
+                .refs
+                .iter()
+                .filter(|r| !comp.followed.contains(r))
+                .cloned()
+                .collect();
+            for r in new_refs {
+                if self.reach.contains_key(&r) {
+                    if !added.contains(&r) {
+                        return Err(());
+                    }
+                } else {
+                    self.reach_from(r, depth + 1, &mut added, candidates)?;
+                }
+            }
+            if let Some(comp) = self.comps.get_mut(id) {
+                comp.followed.clone_from(&comp.refs);
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth-first walk from a newly reachable id through components not reachable before.
+    fn reach_from(
+        &mut self,
+        start: String,
+        depth: usize,
+        added: &mut HashSet<String>,
+        candidates: &mut BTreeSet<String>,
+    ) -> Result<(), ()> {
+        if depth > MAX_GLOBAL_DEPTH {
+            return Err(());
+        }
+        let mut on_path: HashSet<String> = HashSet::new();
+        let mut stack: Vec<WalkStep> = Vec::new();
+        self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
+        while let Some((id, depth, refs, next)) = stack.last_mut() {
+            match refs.get(*next) {
+                Some(r) => {
+                    *next += 1;
+                    let (r, child_depth) = (r.clone(), *depth + 1);
+                    if on_path.contains(&r) || child_depth > MAX_GLOBAL_DEPTH {
+                        return Err(());
+                    }
+                    if self.reach.contains_key(&r) {
+                        if added.contains(&r) {
+                            continue;
+                        }
+                        return Err(());
+                    }
+                    self.enter(r, child_depth, added, candidates, &mut on_path, &mut stack);
+                }
+                None => {
+                    let id = std::mem::take(id);
+                    let refs = std::mem::take(refs);
+                    on_path.remove(&id);
+                    if let Some(comp) = self.comps.get_mut(&id) {
+                        comp.followed = refs;
+                    }
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks `id` reachable at `depth` and puts it on the walk's stack.
+    fn enter(
+        &mut self,
+        id: String,
+        depth: usize,
+        added: &mut HashSet<String>,
+        candidates: &mut BTreeSet<String>,
+        on_path: &mut HashSet<String>,
+        stack: &mut Vec<WalkStep>,
+    ) {
+        self.reach.insert(id.clone(), depth);
+        added.insert(id.clone());
+        on_path.insert(id.clone());
+        let refs = match self.comps.get(&id) {
+            Some(comp) => {
+                candidates.insert(id.clone());
+                comp.refs.clone()
+            }
+            None => Vec::new(),
+        };
+        stack.push((id, depth, refs, 0));
+    }
+
+    /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
+    /// the catalog when it changed.
+    fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
+        let Some(comp) = self.comps.get(id) else {
+            return;
+        };
+        if !comp.stale {
+            return;
+        }
+        let mut processed = comp.value.clone();
+        let comps = &self.comps;
+        let (placeholders, missing) = process_component(
+            &mut processed,
+            &comp.open_lists,
+            |child| comps.contains_key(child),
+            version,
+        );
+        let old_missing = comp.missing.clone();
+        let same = comp.processed == processed;
+        let processed = if same {
+            None
+        } else {
+            let (back, ok) = validator.check_component(sid, processed);
+            if ok {
+                self.invalid.remove(id);
+            } else {
+                self.invalid.insert(id.to_owned());
+            }
+            Some(back)
+        };
+        for pid in &placeholders {
+            if !self.placeholder_ok.contains_key(pid) {
+                let (_, ok) = validator.check_component(sid, placeholder(pid, version));
+                self.placeholder_ok.insert(pid.clone(), ok);
+            }
+        }
+        if old_missing != missing {
+            for child in &old_missing {
+                if let Some(users) = self.mentioned_by.get_mut(child) {
+                    users.remove(id);
+                }
+            }
+            for child in &missing {
+                self.mentioned_by
+                    .entry(child.clone())
+                    .or_default()
+                    .insert(id.to_owned());
+            }
+        }
+        if let Some(comp) = self.comps.get_mut(id) {
+            comp.stale = false;
+            comp.placeholders = placeholders;
+            comp.missing = missing;
+            if let Some(processed) = processed {
+                comp.processed = processed;
+                comp.version += 1;
+            }
+        }
+    }
+}
+
+/// An object from its members, moved in (the `json!` macro would copy interpolated values).
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+/// A component on a depth-first walk: id, depth, its references, the next one to follow.
+type WalkStep = (String, usize, Vec<String>, usize);
+
+/// `components` as the message that updates them on surface `sid`.
+fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value {
+    match version {
+        Version::V08 => object([(
+            "surfaceUpdate",
+            object([
+                ("surfaceId", Value::from(sid)),
+                ("components", Value::Array(components)),
+            ]),
+        )]),
+        Version::V09 => object([
+            ("version", Value::from("v0.9")),
+            (
+                "updateComponents",
+                object([
+                    ("surfaceId", Value::from(sid)),
+                    ("components", Value::Array(components)),
+                ]),
+            ),
+        ]),
+    }
+}
+
+/// Where `tag` starts in `text`.
+fn find_tag(text: &str, tag: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'<', bytes).find(|&i| {
+        bytes
+            .get(i..)
+            .is_some_and(|b| b.starts_with(tag.as_bytes()))
+    })
+}
+
+/// How many bytes at the end of `text` may be the start of `tag` (and must wait).
+fn held_back(text: &str, tag: &str) -> usize {
+    let bytes = text.as_bytes();
+    let tail = bytes.len().saturating_sub(tag.len().saturating_sub(1));
+    let Some(lt) = bytes.get(tail..).and_then(|t| memchr::memchr(b'<', t)) else {
+        return 0;
+    };
+    let from = tail + lt;
+    (from..bytes.len())
+        .find(|&i| {
+            bytes
+                .get(i..)
+                .is_some_and(|rest| tag.as_bytes().starts_with(rest))
+        })
+        .map_or(0, |i| bytes.len() - i)
 }
 
 /// Whether a closing container must be handed over: a component, or an object out of place.
@@ -1022,120 +1479,53 @@ fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
     kinds.iter().find_map(|k| msg.get(*k).map(|p| (*k, p)))
 }
 
-/// v0.8 data entries as a key → value map (value maps become nested maps).
-fn contents_to_dict(entries: &[Value]) -> BTreeMap<String, Value> {
-    let mut out = BTreeMap::new();
-    for entry in entries {
-        let Some(k) = entry.get("key").and_then(Value::as_str) else {
-            continue;
-        };
-        let v = ["value", "valueString", "valueNumber", "valueBoolean"]
-            .iter()
-            .find_map(|f| entry.get(*f).cloned())
-            .filter(|v| !v.is_null())
-            .or_else(|| match entry.get("valueMap") {
-                Some(Value::Array(inner)) => {
-                    Some(Value::Object(contents_to_dict(inner).into_iter().collect()))
-                }
-                Some(Value::Object(m)) => Some(Value::Object(m.clone())),
-                _ => None,
-            });
-        if let (false, Some(v)) = (k.is_empty(), v) {
-            out.insert(k.to_owned(), v);
-        }
+/// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
+/// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
+/// an error, worded as the reference words it.
+fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, Error> {
+    let mut reach = BTreeMap::new();
+    if !surface.comps.contains_key(root) {
+        return Ok(reach);
     }
-    out
-}
-
-/// Drops data entries that have a key but no value yet (recursively through value maps).
-fn prune_entries(entries: &[Value]) -> Value {
-    let mut kept = Vec::new();
-    for entry in entries {
-        let Value::Object(obj) = entry else {
-            kept.push(entry.clone());
-            continue;
-        };
-        let mut obj = obj.clone();
-        let mut has_value = ["value", "valueString", "valueNumber", "valueBoolean"]
-            .iter()
-            .any(|f| obj.contains_key(*f));
-        if let Some(Value::Array(inner)) = obj.get("valueMap") {
-            let pruned = prune_entries(inner);
-            let now_empty = pruned.as_array().is_some_and(|a| a.is_empty());
-            if now_empty && !inner.is_empty() {
-                obj.remove("valueMap");
-            } else {
-                obj.insert("valueMap".into(), pruned);
-                has_value = true;
-            }
-        }
-        if has_value && obj.contains_key("key") {
-            kept.push(Value::Object(obj));
-        }
-    }
-    Value::Array(kept)
-}
-
-/// Ids reachable from `root`, sorted; a self-reference or a cycle is an error.
-fn reachable(
-    catalog: &Catalog,
-    root: &str,
-    components: &BTreeMap<String, Cached>,
-) -> Result<BTreeSet<String>, Error> {
-    let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (id, cached) in components {
-        let refs = catalog.references(&cached.value);
-        let mut list = Vec::with_capacity(refs.len());
-        for r in refs {
-            if r.id == id {
-                return Err(Error::new(
-                    ErrorKind::Topology,
-                    format!(
-                        "Self-reference detected: Component '{id}' references itself in field '{}'",
-                        r.field
-                    ),
-                ));
-            }
-            list.push(r.id);
-        }
-        edges.insert(id.as_str(), list);
-    }
-    let mut visited: HashSet<&str> = HashSet::new();
+    let refs_of = |id: &str| surface.comps.get(id).map_or(&[][..], |c| c.refs.as_slice());
     let mut on_path: HashSet<&str> = HashSet::new();
-    if components.contains_key(root) {
-        // Iterative depth-first search: (node, next edge index).
-        let mut stack: Vec<(&str, usize)> = vec![(root, 0)];
-        visited.insert(root);
-        on_path.insert(root);
-        while let Some((node, index)) = stack.last_mut() {
-            let next = edges.get(*node).and_then(|e| e.get(*index)).copied();
-            *index += 1;
-            match next {
-                Some(child) => {
-                    if on_path.contains(child) {
+    // (node, depth, next edge index)
+    let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
+    reach.insert(root.to_owned(), 0);
+    on_path.insert(root);
+    while let Some((node, depth, index)) = stack.last_mut() {
+        let next = refs_of(node).get(*index);
+        *index += 1;
+        match next {
+            Some(child) => {
+                let child_depth = *depth + 1;
+                if !reach.contains_key(child.as_str()) {
+                    if child_depth > MAX_GLOBAL_DEPTH {
                         return Err(Error::new(
                             ErrorKind::Topology,
-                            format!("Circular reference detected involving component '{child}'"),
+                            format!(
+                                "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
+                            ),
                         ));
                     }
-                    if visited.insert(child) {
-                        on_path.insert(child);
-                        stack.push((child, 0));
-                    }
+                    reach.insert(child.clone(), child_depth);
+                    on_path.insert(child);
+                    stack.push((child, child_depth, 0));
+                } else if on_path.contains(child.as_str()) {
+                    return Err(Error::new(
+                        ErrorKind::Topology,
+                        format!("Circular reference detected involving component '{child}'"),
+                    ));
                 }
-                None => {
-                    let node = *node;
-                    on_path.remove(node);
-                    stack.pop();
-                }
+            }
+            None => {
+                let node = *node;
+                on_path.remove(node);
+                stack.pop();
             }
         }
     }
-    Ok(visited
-        .into_iter()
-        .filter(|id| components.contains_key(*id))
-        .map(str::to_owned)
-        .collect())
+    Ok(reach)
 }
 
 fn placeholder(id: &str, version: Version) -> Value {
@@ -1145,112 +1535,119 @@ fn placeholder(id: &str, version: Version) -> Value {
     }
 }
 
-/// Swaps references to missing children for placeholders (added to `extra`) and, for v0.8,
-/// normalises data bindings to absolute paths.
+/// Swaps references to children that have not arrived (`present` says which have) for
+/// placeholder ids and, for v0.8, makes data-binding paths absolute. Returns the placeholder
+/// ids used, in order of first use, and the missing child ids behind them.
 fn process_component(
     comp: &mut Value,
-    cached: &Cached,
-    seen: &BTreeMap<String, Cached>,
+    open_lists: &[String],
+    present: impl Fn(&str) -> bool,
     version: Version,
-    extra: &mut Vec<Value>,
-) {
+) -> (Vec<String>, Vec<String>) {
+    struct Ctx<'a, P> {
+        id: String,
+        open_lists: &'a [String],
+        present: P,
+        version: Version,
+        placeholders: Vec<String>,
+        missing: Vec<String>,
+    }
+    impl<P: Fn(&str) -> bool> Ctx<'_, P> {
+        /// The id to show for `child`: itself when present, else its placeholder.
+        fn child(&mut self, child: &mut String) {
+            if !(self.present)(child) {
+                let pid = format!("loading_{child}");
+                if !self.missing.contains(child) {
+                    self.missing.push(child.clone());
+                }
+                self.add(&pid);
+                *child = pid;
+            }
+        }
+
+        fn add(&mut self, pid: &str) {
+            if !self.placeholders.iter().any(|p| p == pid) {
+                self.placeholders.push(pid.to_owned());
+            }
+        }
+
+        fn walk(&mut self, v: &mut Value) {
+            match v {
+                Value::Object(obj) => {
+                    if self.version == Version::V08 {
+                        match obj.get("path") {
+                            Some(Value::String(p)) if p.starts_with('/') => {
+                                if !obj.contains_key("componentId") {
+                                    let p = p.clone();
+                                    obj.clear();
+                                    obj.insert("path".into(), Value::String(p));
+                                }
+                            }
+                            Some(Value::String(p)) => {
+                                let p = format!("/{p}");
+                                obj.insert("path".into(), Value::String(p));
+                            }
+                            Some(other) if !other.is_null() => {
+                                let p = format!("/{other}");
+                                obj.insert("path".into(), Value::String(p));
+                            }
+                            _ => {}
+                        }
+                    }
+                    for field in CHILD_FIELDS {
+                        match obj.get_mut(field) {
+                            Some(Value::Array(items)) => {
+                                for item in items.iter_mut() {
+                                    if let Value::String(child) = item {
+                                        self.child(child);
+                                    }
+                                }
+                                if items.is_empty()
+                                    && (field == "children" || field == "explicitList")
+                                    && self.open_lists.iter().any(|f| f == field)
+                                {
+                                    let pid = format!("loading_children_{}", self.id);
+                                    self.add(&pid);
+                                    items.push(Value::String(pid));
+                                }
+                            }
+                            Some(Value::String(child)) => self.child(child),
+                            _ => {}
+                        }
+                    }
+                    for (_, child) in obj.iter_mut() {
+                        self.walk(child);
+                    }
+                }
+                Value::Array(items) => {
+                    for item in items {
+                        self.walk(item);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     let id = comp
         .get("id")
         .and_then(Value::as_str)
         .unwrap_or("unknown")
         .to_owned();
-    let mut add = |pid: String, extra: &mut Vec<Value>| {
-        if !extra
-            .iter()
-            .any(|e| e.get("id").and_then(Value::as_str) == Some(&pid))
-        {
-            extra.push(placeholder(&pid, version));
-        }
+    let mut ctx = Ctx {
+        id,
+        open_lists,
+        present,
+        version,
+        placeholders: Vec::new(),
+        missing: Vec::new(),
     };
-    fn walk(
-        v: &mut Value,
-        id: &str,
-        cached: &Cached,
-        seen: &BTreeMap<String, Cached>,
-        version: Version,
-        extra: &mut Vec<Value>,
-        add: &mut dyn FnMut(String, &mut Vec<Value>),
-    ) {
-        match v {
-            Value::Object(obj) => {
-                if version == Version::V08 {
-                    match obj.get("path") {
-                        Some(Value::String(p)) if p.starts_with('/') => {
-                            if !obj.contains_key("componentId") {
-                                let p = p.clone();
-                                obj.clear();
-                                obj.insert("path".into(), Value::String(p));
-                            }
-                        }
-                        Some(Value::String(p)) => {
-                            let p = format!("/{p}");
-                            obj.insert("path".into(), Value::String(p));
-                        }
-                        Some(other) if !other.is_null() => {
-                            let p = format!("/{other}");
-                            obj.insert("path".into(), Value::String(p));
-                        }
-                        _ => {}
-                    }
-                }
-                for field in CHILD_FIELDS {
-                    match obj.get_mut(field) {
-                        Some(Value::Array(items)) => {
-                            for item in items.iter_mut() {
-                                if let Value::String(child) = item {
-                                    if !seen.contains_key(child.as_str()) {
-                                        let pid = format!("loading_{child}");
-                                        add(pid.clone(), extra);
-                                        *child = pid;
-                                    }
-                                }
-                            }
-                            if items.is_empty()
-                                && (field == "children" || field == "explicitList")
-                                && cached.open_lists.iter().any(|f| f == field)
-                            {
-                                let pid = format!("loading_children_{id}");
-                                add(pid.clone(), extra);
-                                items.push(Value::String(pid));
-                            }
-                        }
-                        Some(Value::String(child)) => {
-                            if !seen.contains_key(child.as_str()) {
-                                let pid = format!("loading_{child}");
-                                add(pid.clone(), extra);
-                                *child = pid;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                for (_, child) in obj.iter_mut() {
-                    walk(child, id, cached, seen, version, extra, add);
-                }
-            }
-            Value::Array(items) => {
-                for item in items {
-                    walk(item, id, cached, seen, version, extra, add);
-                }
-            }
-            _ => {}
+    if let Value::Object(obj) = comp {
+        match obj.get_mut("component") {
+            Some(body @ Value::Object(_)) => ctx.walk(body),
+            _ => ctx.walk(comp),
         }
     }
-    match comp {
-        Value::Object(obj) => {
-            if let Some(body @ Value::Object(_)) = obj.get_mut("component") {
-                walk(body, &id, cached, seen, version, extra, &mut add);
-            } else {
-                walk(comp, &id, cached, seen, version, extra, &mut add);
-            }
-        }
-        _ => {}
-    }
+    (ctx.placeholders, ctx.missing)
 }
 
 /// Within each part, keeps only the last `surfaceUpdate` of each surface (each one repeats the

@@ -257,6 +257,62 @@ impl Validator {
         self.check_integrity(list, strict_integrity)
     }
 
+    /// Whether `component`, alone in a message updating surface `surface_id`, passes
+    /// [`validate_with`](Self::validate_with) without strict integrity: the schema, no
+    /// self-reference, depth and path syntax (with one component the other integrity checks
+    /// cannot fail). Cheaper than building and checking that message; hands the component back.
+    pub(crate) fn check_component(&self, surface_id: &str, component: Value) -> (Value, bool) {
+        let (component, schema_ok) = match &self.compiled {
+            Compiled::V08 { message: None } => (component, true),
+            Compiled::V08 {
+                message: Some(schema),
+            } => {
+                let mut update = Map::new();
+                update.insert("surfaceId".to_owned(), Value::from(surface_id));
+                update.insert("components".to_owned(), Value::Array(vec![component]));
+                let mut message = Map::new();
+                message.insert("surfaceUpdate".to_owned(), Value::Object(update));
+                let message = Value::Object(message);
+                let ok = schema.is_valid(&message);
+                let back = match message {
+                    Value::Object(mut m) => m
+                        .remove("surfaceUpdate")
+                        .and_then(|mut u| u.get_mut("components")?.get_mut(0).map(Value::take))
+                        .unwrap_or(Value::Null),
+                    _ => Value::Null,
+                };
+                (back, ok)
+            }
+            Compiled::V09 { components, .. } => {
+                let known = self
+                    .catalog
+                    .catalog_schema()
+                    .get("components")
+                    .and_then(Value::as_object);
+                let schema = component
+                    .get("component")
+                    .filter(|kind| truthy(kind))
+                    .and_then(Value::as_str)
+                    .filter(|kind| known.is_some_and(|k| k.get(*kind).is_some_and(truthy)))
+                    .and_then(|kind| components.get(kind));
+                let ok = component.is_object() && schema.is_some_and(|s| s.is_valid(&component));
+                (component, ok)
+            }
+        };
+        if !schema_ok {
+            return (component, false);
+        }
+        let self_reference = id_of(&component).is_some_and(|id| {
+            self.catalog
+                .references(&component)
+                .iter()
+                .any(|r| r.id == id)
+        });
+        // In a message the component sits three levels down (message, update, list).
+        let ok = !self_reference && traverse(&component, 3, 0).is_ok();
+        (component, ok)
+    }
+
     fn check_v09_schemas(
         &self,
         list: &[Value],
