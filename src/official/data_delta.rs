@@ -37,6 +37,8 @@ pub(crate) struct Walk<'a> {
     pub(crate) emitted: &'a mut Map<String, Value>,
     pub(crate) changes: Vec<Change>,
     pub(crate) heal: Heal,
+    /// Keep v0.8 entries as written in the changes (to send them on by themselves).
+    pub(crate) want_entries: bool,
 }
 
 /// The value at `path` in the emitted tree.
@@ -190,10 +192,17 @@ impl Walk<'_> {
     fn closed_entry(&mut self, entry: &Value, path: &mut Vec<Seg>) {
         if let Some((key, value)) = entry_value(entry) {
             path.push(Seg::Key(key));
-            let pruned = prune_entry(entry);
-            self.record(path, value, pruned);
+            if self.differs(path, &value) {
+                let pruned = self.want_entries.then(|| prune_entry(entry)).flatten();
+                self.record(path, value, pruned);
+            }
             path.pop();
         }
+    }
+
+    /// Whether `value` differs from what was emitted at `path`.
+    fn differs(&self, path: &[Seg], value: &Value) -> bool {
+        value_at(self.emitted, path) != Some(value)
     }
 
     /// A v0.8 entry list open at `stack[idx]`, the map at `path`.
@@ -216,8 +225,10 @@ impl Walk<'_> {
         for entry in &closed {
             self.closed_entry(entry, path);
         }
-        // The entry being written.
+        // The entry being written: its key, and its value as far as it can be shown (a
+        // finished scalar, a cut string, or a value map).
         let open = idx + 1;
+        let top = json.stack.len().saturating_sub(1);
         let Some(Frame {
             key: None,
             body: Body::Object { map, .. },
@@ -234,32 +245,71 @@ impl Walk<'_> {
             return;
         };
         let key = key.to_owned();
-        let has_scalar = SCALAR_FIELDS
-            .iter()
-            .any(|f| map.get(*f).is_some_and(|v| !v.is_null()));
-        let nested = json
-            .stack
-            .get(open + 1)
-            .filter(|f| f.key.as_deref() == Some("valueMap") && matches!(f.body, Body::Array(_)));
-        match nested {
-            Some(list) if !has_scalar && list.visited => {
-                path.push(Seg::Key(key));
-                self.entries(json, open + 1, path);
-                path.pop();
-            }
-            _ => {
-                // A leaf, or a nested map seen for the first time: the entry as it stands.
-                let Some(entry) = json.snapshot(open, self.heal) else {
-                    return;
-                };
-                if let Some((key, value)) = entry_value(&entry) {
-                    path.push(Seg::Key(key));
-                    self.record(path, value, prune_entry(&entry));
-                    path.pop();
+        let cut = if open == top {
+            json.cut_string(self.heal)
+        } else {
+            None
+        };
+        let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
+            Some(v) => Some(v.clone()),
+            None => cut
+                .as_ref()
+                .filter(|(k, _)| k == f)
+                .map(|(_, text)| Value::String(text.clone())),
+        });
+        path.push(Seg::Key(key));
+        match scalar.filter(|v| !v.is_null()) {
+            Some(value) => {
+                if self.differs(path, &value) {
+                    let entry = self.entry_as_written(json, open);
+                    self.record(path, value, entry);
                 }
-                mark_visited(json, open + 1);
+            }
+            None => {
+                let nested = json.stack.get(open + 1).filter(|f| {
+                    f.key.as_deref() == Some("valueMap") && matches!(f.body, Body::Array(_))
+                });
+                match (nested, map.get("valueMap")) {
+                    (Some(list), _) if list.visited => self.entries(json, open + 1, path),
+                    (Some(_), _) => {
+                        // A value map seen for the first time: compared whole.
+                        if let Some(Value::Array(items)) = json.snapshot(open + 1, self.heal) {
+                            let value = Value::Object(contents_to_dict(&items));
+                            if self.differs(path, &value) {
+                                let entry = self.entry_as_written(json, open);
+                                self.record(path, value, entry);
+                            }
+                        }
+                        mark_visited(json, open + 1);
+                    }
+                    (None, Some(Value::Array(items))) => {
+                        let value = Value::Object(contents_to_dict(items));
+                        if self.differs(path, &value) {
+                            let entry = self.entry_as_written(json, open);
+                            self.record(path, value, entry);
+                        }
+                    }
+                    (None, Some(Value::Object(m))) => {
+                        let value = Value::Object(m.clone());
+                        if self.differs(path, &value) {
+                            let entry = self.entry_as_written(json, open);
+                            self.record(path, value, entry);
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
+        path.pop();
+    }
+
+    /// The open entry at `stack[open]` as written so far, pruned, when entries are wanted.
+    fn entry_as_written(&self, json: &PartialJson, open: usize) -> Option<Value> {
+        if !self.want_entries {
+            return None;
+        }
+        json.snapshot(open, self.heal)
+            .and_then(|entry| prune_entry(&entry))
     }
 
     /// A v0.9 JSON container open at `stack[idx]`, the value at `path`. At the top (`root`),
@@ -379,6 +429,22 @@ pub(crate) fn entry_value(entry: &Value) -> Option<(String, Value)> {
     Some((key.to_owned(), value))
 }
 
+/// Whether a v0.8 entry has a key and a value ([`entry_value`] without the copy).
+pub(crate) fn has_value(entry: &Value) -> bool {
+    let keyed = entry
+        .get("key")
+        .and_then(Value::as_str)
+        .is_some_and(|k| !k.is_empty());
+    keyed
+        && match SCALAR_FIELDS.iter().find_map(|f| entry.get(*f)) {
+            Some(v) if !v.is_null() => true,
+            _ => matches!(
+                entry.get("valueMap"),
+                Some(Value::Array(_) | Value::Object(_))
+            ),
+        }
+}
+
 /// v0.8 entries as a key → value map (value maps become nested maps); later entries win.
 pub(crate) fn contents_to_dict(entries: &[Value]) -> Map<String, Value> {
     let mut out = Map::new();
@@ -401,6 +467,31 @@ pub(crate) fn prune_entries(entries: &[Value]) -> Vec<Value> {
         }
     }
     kept
+}
+
+/// [`prune_entry`] on an entry that is not needed afterwards, without copying it.
+pub(crate) fn prune_entry_owned(entry: Value) -> Option<Value> {
+    let Value::Object(mut obj) = entry else {
+        return Some(entry);
+    };
+    let mut has_value = SCALAR_FIELDS.iter().any(|f| obj.contains_key(*f));
+    if let Some(Value::Array(inner)) = obj.get_mut("valueMap") {
+        let was_empty = inner.is_empty();
+        let pruned: Vec<Value> = std::mem::take(inner)
+            .into_iter()
+            .filter_map(|e| match e {
+                Value::Object(_) => prune_entry_owned(e),
+                other => Some(other),
+            })
+            .collect();
+        if pruned.is_empty() && !was_empty {
+            obj.remove("valueMap");
+        } else {
+            *inner = pruned;
+            has_value = true;
+        }
+    }
+    (has_value && obj.contains_key("key")).then_some(Value::Object(obj))
 }
 
 /// One entry pruned as by [`prune_entries`]; `None` when nothing of it is left.
@@ -465,6 +556,7 @@ mod tests {
             emitted,
             changes: Vec::new(),
             heal,
+            want_entries: true,
         };
         if entries {
             w.message(p, "dataModelUpdate", "contents", true);

@@ -374,9 +374,14 @@ impl PartialJson {
         if depth == 0 {
             return Step::ListClosed;
         }
-        self.dirty = true;
         // A `}` closing a list breaks everything around it.
         let broken = frame.broken || (c == '}' && top_is_array);
+        // A container that closes was already shown as it stood, so a snapshot changes only
+        // when it is dropped (broken), handed over, or was an empty list of children (shown
+        // with a placeholder while open).
+        let empty_children = matches!(&frame.body, Body::Array(items) if items.is_empty())
+            && matches!(frame.key.as_deref(), Some("children" | "explicitList"));
+        self.dirty |= broken || depth == 1 || frame.anonymous || empty_children;
         let value = match frame.body {
             Body::Object { map, .. } => Value::Object(map),
             Body::Array(items) => Value::Array(items),

@@ -54,7 +54,7 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::catalog::{Catalog, Version};
-use super::data_delta::{contents_to_dict, pointer, prune_entries, value_at, Seg, Walk};
+use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
 use super::validator::{Validator, MAX_GLOBAL_DEPTH};
 
@@ -730,6 +730,7 @@ impl ProgressiveParser {
             emitted: &mut self.emitted_data,
             changes: Vec::new(),
             heal: heal_data_string,
+            want_entries: self.mode == Emission::ChangedOnly,
         };
         walk.message(&mut self.json, kind, data, entries);
         let changes = walk.changes;
@@ -760,6 +761,8 @@ impl ProgressiveParser {
             .to_owned();
         let path = payload.and_then(|p| p.get("path")).cloned();
         let mut messages = Vec::new();
+        // Messages already found acceptable.
+        let mut checked = Vec::new();
         match (self.version, self.mode) {
             (Version::V08, Emission::Official) => {
                 // Every entry so far, the latest per key, as the reference sends them.
@@ -769,24 +772,14 @@ impl ProgressiveParser {
                 } else {
                     payload.map(|p| Value::Object(p.clone()))
                 };
-                let Some(Value::Array(list)) = payload.as_ref().and_then(|p| p.get(data)) else {
+                let Some(Value::Array(list)) =
+                    payload.and_then(|mut p| p.get_mut(data).map(Value::take))
+                else {
                     return Ok(());
                 };
-                let dict = contents_to_dict(list);
-                let mut seen = HashSet::new();
-                let mut picked = Vec::new();
-                for entry in list.iter().rev() {
-                    let Some(k) = entry.get("key").and_then(Value::as_str) else {
-                        continue;
-                    };
-                    if dict.contains_key(k) && seen.insert(k) {
-                        picked.push(entry.clone());
-                    }
-                }
-                picked.reverse();
                 let mut body = Map::new();
                 body.insert("surfaceId".into(), Value::String(sid));
-                body.insert("contents".into(), Value::Array(prune_entries(&picked)));
+                body.insert("contents".into(), Value::Array(latest_entries(list)));
                 if let Some(path) = path {
                     body.insert("path".into(), path);
                 }
@@ -840,25 +833,56 @@ impl ProgressiveParser {
                 }
             }
             (Version::V09, Emission::ChangedOnly) => {
-                // Each changed value at its own path.
-                let base = path.as_ref().and_then(Value::as_str);
+                // A change at the top goes in one message without a path, as in official
+                // mode; a deeper one at its own path (placed from the top, as the reference
+                // places partial values), or under its top-level key when the catalog does not
+                // accept a path.
+                let mut top = Map::new();
                 for change in &changes {
-                    let value = value_at(&self.emitted_data, &change.path)
-                        .cloned()
-                        .unwrap_or(Value::Null);
+                    let Some(Seg::Key(first)) = change.path.first() else {
+                        continue;
+                    };
+                    if change.path.len() > 1 {
+                        let value = value_at(&self.emitted_data, &change.path)
+                            .cloned()
+                            .unwrap_or(Value::Null);
+                        let msg = object([
+                            ("version", Value::from("v0.9")),
+                            (
+                                kind,
+                                object([
+                                    ("surfaceId", Value::from(sid.as_str())),
+                                    ("path", Value::String(pointer(None, &change.path))),
+                                    ("value", value),
+                                ]),
+                            ),
+                        ]);
+                        if self.validator.validate_with(&msg, false).is_ok() {
+                            checked.push(msg);
+                            continue;
+                        }
+                    }
+                    if !top.contains_key(first) {
+                        let v = self.emitted_data.get(first).cloned().unwrap_or(Value::Null);
+                        top.insert(first.clone(), v);
+                    }
+                }
+                if !top.is_empty() {
                     messages.push(object([
                         ("version", Value::from("v0.9")),
                         (
                             kind,
                             object([
-                                ("surfaceId", Value::from(sid.as_str())),
-                                ("path", Value::String(pointer(base, &change.path))),
-                                ("value", value),
+                                ("surfaceId", Value::String(sid)),
+                                ("value", Value::Object(top)),
                             ]),
                         ),
                     ]));
                 }
             }
+        }
+        for msg in checked {
+            out.message(msg);
         }
         for msg in messages {
             self.emit_loose(msg, out);
@@ -1296,12 +1320,12 @@ impl Surface {
             }
         }
         if old_missing != missing {
-            for child in &old_missing {
+            for child in old_missing.iter().filter(|c| !missing.contains(c)) {
                 if let Some(users) = self.mentioned_by.get_mut(child) {
                     users.remove(id);
                 }
             }
-            for child in &missing {
+            for child in missing.iter().filter(|c| !old_missing.contains(c)) {
                 self.mentioned_by
                     .entry(child.clone())
                     .or_default()
@@ -1354,6 +1378,34 @@ fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value
             ),
         ]),
     }
+}
+
+/// The v0.8 entries a partial data-model update is sent with: for every key that has a value
+/// somewhere, its last entry, in order, pruned of what is incomplete.
+fn latest_entries(list: Vec<Value>) -> Vec<Value> {
+    let keep: Vec<bool> = {
+        fn key_of(entry: &Value) -> Option<&str> {
+            entry.get("key").and_then(Value::as_str)
+        }
+        let valued: HashSet<&str> = list
+            .iter()
+            .filter(|e| has_value(e))
+            .filter_map(key_of)
+            .collect();
+        let mut seen = HashSet::new();
+        let mut keep = vec![false; list.len()];
+        for (slot, entry) in keep.iter_mut().zip(&list).rev() {
+            if let Some(k) = key_of(entry) {
+                *slot = valued.contains(k) && seen.insert(k);
+            }
+        }
+        keep
+    };
+    list.into_iter()
+        .zip(keep)
+        .filter(|(_, keep)| *keep)
+        .filter_map(|(entry, _)| prune_entry_owned(entry))
+        .collect()
 }
 
 /// Where `tag` starts in `text`.

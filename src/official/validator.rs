@@ -228,7 +228,12 @@ impl Validator {
         };
         match &self.compiled {
             Compiled::V08 { message } => {
-                if let Some(schema) = message {
+                // `is_valid` is much cheaper than collecting errors; errors are only gathered
+                // for a list that has some.
+                let failing = message
+                    .as_ref()
+                    .filter(|schema| !list.iter().all(|m| schema.is_valid(m)));
+                if let Some(schema) = failing {
                     // Each message against the message schema, in order: the first error of
                     // the first invalid message, as validating the list as an array reports.
                     let first = list.iter().find_map(|message| {
@@ -675,6 +680,9 @@ fn push_schema_errors(
     base: &str,
     out: &mut Vec<String>,
 ) {
+    if schema.is_valid(instance) {
+        return;
+    }
     for err in schema.iter_errors(instance) {
         let path = dotted_path(err.instance_path().as_str());
         let mut message = describe(&err);
