@@ -1,11 +1,17 @@
-"""Runs the official A2UI Python SDK's streaming parser on the restaurant-finder examples, wrapped as
-model responses and fed in 4-byte chunks, and prints CPU time per response and bytes emitted.
+"""Runs the official A2UI Python SDK's streaming parser on the restaurant-finder examples, wrapped
+as model responses and fed in 4-byte chunks (the inputs of `cargo bench --bench progressive`),
+and prints CPU time per response and bytes emitted. When criterion results of that bench are
+found (target/criterion/progressive), prints ours beside them and the ratio SDK / ours.
 
     pip install a2ui-agent-sdk==0.2.4
-    python3 benches/official_sdk.py [--ours NAME=MICROSECONDS ...]
+    cargo bench --bench progressive        # optional: our side
+    python3 benches/official_sdk.py [--repeat N] [--criterion DIR]
 
-With --ours (CPU microseconds per response measured by `cargo bench --bench progressive`), the
-ratio official / ours is printed too.
+What one SDK measurement includes: feeding every chunk to a fresh A2uiStreamParser, dropping
+what each chunk returns after it (CPU time of this process, time.process_time). Not included:
+building the catalog and the parser (its validator); the bytes emitted are counted in a
+separate run. Each response is run
+--repeat times (default 3) and the fastest run is kept.
 """
 import json
 import os
@@ -18,7 +24,8 @@ from a2ui.schema.common_modifiers import remove_strict_validation
 from a2ui.schema.constants import VERSION_0_8, VERSION_0_9
 from a2ui.schema.manager import A2uiSchemaManager
 
-SHARED = os.environ.get("A2UI_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.environ.get("A2UI_SHARED", os.path.join(HERE, "..", "..", "shared"))
 EXAMPLES = os.path.join(SHARED, "a2ui", "restaurant_finder", "examples")
 CHUNK = 4
 
@@ -39,37 +46,80 @@ def catalog(version):
     return manager.get_selected_catalog()
 
 
-def run(version, text):
-    parser = A2uiStreamParser(catalog=catalog(version))
-    emitted = 0
+def run(cat, text):
+    """CPU seconds to feed `text` in chunks to a new parser (what each chunk returns is dropped
+    after it, as a server sends it on)."""
+    parser = A2uiStreamParser(catalog=cat)
     start = time.process_time()
     for i in range(0, len(text), CHUNK):
-        for part in parser.process_chunk(text[i : i + CHUNK]):
-            if part.text:
-                emitted += len(part.text.encode())
-            if part.a2ui_json:
-                emitted += len(json.dumps(part.a2ui_json, separators=(",", ":")).encode())
-    return time.process_time() - start, emitted
+        parser.process_chunk(text[i : i + CHUNK])
+    return time.process_time() - start
+
+
+def emitted_bytes(cat, text):
+    """Bytes the parser emits on `text`: prose plus compact JSON of each part's messages."""
+    parser = A2uiStreamParser(catalog=cat)
+    parts = []
+    for i in range(0, len(text), CHUNK):
+        parts.extend(parser.process_chunk(text[i : i + CHUNK]))
+    emitted = 0
+    for part in parts:
+        if part.text:
+            emitted += len(part.text.encode())
+        if part.a2ui_json:
+            emitted += len(json.dumps(part.a2ui_json, separators=(",", ":")).encode())
+    return emitted
+
+
+def ours(criterion_dir, name):
+    """Our time per response in microseconds (criterion's median), or None."""
+    path = os.path.join(criterion_dir, "progressive", name, "new", "estimates.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["median"]["point_estimate"] / 1000.0
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def main():
-    ours = {}
     args = sys.argv[1:]
-    if args and args[0] == "--ours":
-        for item in args[1:]:
-            name, _, micros = item.partition("=")
-            ours[name] = float(micros)
-    print(f"{'response':<28} {'bytes':>6} {'CPU ms':>9} {'emitted B':>10} {'x input':>8} {'ours us':>8} {'ratio':>8}")
+    repeat = 3
+    criterion_dir = os.path.join(HERE, "..", "target", "criterion")
+    while args:
+        flag = args.pop(0)
+        if flag == "--repeat" and args:
+            repeat = max(1, int(args.pop(0)))
+        elif flag == "--criterion" and args:
+            criterion_dir = args.pop(0)
+        else:
+            sys.exit(__doc__)
+    header = f"{'response':<30} {'bytes':>6} {'SDK ms':>8} {'SDK out B':>10} {'ours off us':>11} {'ours chg us':>11} {'ratio off':>9} {'ratio chg':>9}"
+    print(header)
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
+        cat = catalog(version)
         directory = os.path.join(EXAMPLES, folder)
         for name in sorted(os.listdir(directory)):
             text = response(os.path.join(directory, name))
-            cpu, emitted = run(version, text)
-            key = f"{folder}/{name}"
-            mine = ours.get(key)
-            ratio = f"{cpu * 1e6 / mine:8.0f}" if mine else "       -"
-            mine_s = f"{mine:8.1f}" if mine else "       -"
-            print(f"{key:<28} {len(text):>6} {cpu * 1000:>9.1f} {emitted:>10} {emitted / len(text):>8.1f} {mine_s} {ratio}")
+            cpu = min(run(cat, text) for _ in range(repeat))
+            emitted = emitted_bytes(cat, text)
+            official = ours(criterion_dir, f"{folder}_{name}_official")
+            changed = ours(criterion_dir, f"{folder}_{name}_changed")
+
+            def show(x, fmt):
+                return format(x, fmt) if x else "-"
+
+            print(
+                f"{folder + '/' + name:<30} {len(text):>6} {cpu * 1000:>8.1f} {emitted:>10}"
+                f" {show(official, '11.1f'):>11} {show(changed, '11.1f'):>11}"
+                f" {show(official and cpu * 1e6 / official, '9.0f'):>9}"
+                f" {show(changed and cpu * 1e6 / changed, '9.0f'):>9}"
+            )
+    for folder in ("0.8", "0.9"):
+        for label in ("official", "changed"):
+            one = ours(criterion_dir, f"{folder}_scaling_{label}_1x")
+            four = ours(criterion_dir, f"{folder}_scaling_{label}_4x")
+            if one and four:
+                print(f"ours {folder} scaling {label}: 1x {one:.1f} us, 4x {four:.1f} us ({four / one:.2f}x)")
 
 
 if __name__ == "__main__":

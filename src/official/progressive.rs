@@ -51,7 +51,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
@@ -1305,7 +1305,12 @@ impl Surface {
         let processed = if same {
             None
         } else {
-            let (back, ok) = validator.check_component(sid, processed);
+            // Its own references were checked when it was stored; a placeholder can only make
+            // it refer to itself if its id is that placeholder's.
+            let may_refer_to_itself = id
+                .strip_prefix("loading_")
+                .is_some_and(|child| missing.iter().any(|m| m == child));
+            let (back, ok) = validator.check_component(sid, processed, may_refer_to_itself);
             if ok {
                 self.invalid.remove(id);
             } else {
@@ -1315,7 +1320,7 @@ impl Surface {
         };
         for pid in &placeholders {
             if !self.placeholder_ok.contains_key(pid) {
-                let (_, ok) = validator.check_component(sid, placeholder(pid, version));
+                let (_, ok) = validator.check_component(sid, placeholder(pid, version), false);
                 self.placeholder_ok.insert(pid.clone(), ok);
             }
         }
@@ -1582,8 +1587,24 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
 
 fn placeholder(id: &str, version: Version) -> Value {
     match version {
-        Version::V08 => json!({"id": id, "component": {"Row": {"children": {"explicitList": []}}}}),
-        Version::V09 => json!({"id": id, "component": "Row", "children": []}),
+        Version::V08 => object([
+            ("id", Value::from(id)),
+            (
+                "component",
+                object([(
+                    "Row",
+                    object([(
+                        "children",
+                        object([("explicitList", Value::Array(Vec::new()))]),
+                    )]),
+                )]),
+            ),
+        ]),
+        Version::V09 => object([
+            ("id", Value::from(id)),
+            ("component", Value::from("Row")),
+            ("children", Value::Array(Vec::new())),
+        ]),
     }
 }
 

@@ -266,7 +266,14 @@ impl Validator {
     /// [`validate_with`](Self::validate_with) without strict integrity: the schema, no
     /// self-reference, depth and path syntax (with one component the other integrity checks
     /// cannot fail). Cheaper than building and checking that message; hands the component back.
-    pub(crate) fn check_component(&self, surface_id: &str, component: Value) -> (Value, bool) {
+    /// A caller that knows the component does not refer to itself passes `false` for
+    /// `may_refer_to_itself` and spares the look at its references.
+    pub(crate) fn check_component(
+        &self,
+        surface_id: &str,
+        component: Value,
+        may_refer_to_itself: bool,
+    ) -> (Value, bool) {
         let (component, schema_ok) = match &self.compiled {
             Compiled::V08 { message: None } => (component, true),
             Compiled::V08 {
@@ -307,12 +314,13 @@ impl Validator {
         if !schema_ok {
             return (component, false);
         }
-        let self_reference = id_of(&component).is_some_and(|id| {
-            self.catalog
-                .references(&component)
-                .iter()
-                .any(|r| r.id == id)
-        });
+        let self_reference = may_refer_to_itself
+            && id_of(&component).is_some_and(|id| {
+                self.catalog
+                    .references(&component)
+                    .iter()
+                    .any(|r| r.id == id)
+            });
         // In a message the component sits three levels down (message, update, list).
         let ok = !self_reference && traverse(&component, 3, 0).is_ok();
         (component, ok)
