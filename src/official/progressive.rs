@@ -198,8 +198,8 @@ struct Surface {
     mentioned_by: HashMap<String, BTreeSet<String>>,
     /// Arrived components whose emitted form the catalog rejects.
     invalid: BTreeSet<String>,
-    /// Placeholder ids, and whether the catalog accepts their component.
-    placeholder_ok: HashMap<String, bool>,
+    /// Placeholder ids, whether the catalog accepts their component, and that component.
+    placeholder_ok: HashMap<String, (bool, Value)>,
     /// Placeholder ids already put in a message.
     yielded_placeholders: HashSet<String>,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
@@ -1099,26 +1099,32 @@ impl ProgressiveParser {
             }
         }
         // What to send: everything reachable, or what the renderer does not have yet.
-        let ids: Vec<String> = match mode {
-            Emission::Official if changed => surface
-                .reach
-                .keys()
-                .filter(|id| surface.comps.contains_key(*id))
-                .cloned()
-                .collect(),
+        let Surface {
+            reach,
+            comps,
+            invalid,
+            placeholder_ok,
+            yielded_placeholders,
+            pending,
+            ..
+        } = surface;
+        let fresh: Vec<String>;
+        let ids: Vec<&String> = match mode {
+            Emission::Official if changed => {
+                reach.keys().filter(|id| comps.contains_key(*id)).collect()
+            }
             Emission::Official => return Ok(()),
             Emission::ChangedOnly => {
-                let mut ids = std::mem::take(&mut surface.pending);
-                ids.extend(candidates);
-                ids.into_iter()
+                let mut all = std::mem::take(pending);
+                all.extend(candidates);
+                fresh = all
+                    .into_iter()
                     .filter(|id| {
-                        surface.reach.contains_key(id)
-                            && surface
-                                .comps
-                                .get(id)
-                                .is_some_and(|c| c.yielded != c.version)
+                        reach.contains_key(id)
+                            && comps.get(id).is_some_and(|c| c.yielded != c.version)
                     })
-                    .collect()
+                    .collect();
+                fresh.iter().collect()
             }
         };
         if ids.is_empty() {
@@ -1126,39 +1132,46 @@ impl ProgressiveParser {
         }
         let mut list = Vec::with_capacity(ids.len());
         let mut extra: Vec<Value> = Vec::new();
-        let mut placeholders_seen = HashSet::new();
-        let mut accepted = surface
-            .invalid
-            .iter()
-            .all(|id| !surface.reach.contains_key(id));
-        for id in &ids {
-            let Some(comp) = surface.comps.get(id) else {
-                continue;
-            };
-            list.push(comp.processed.clone());
-            for pid in &comp.placeholders {
-                if placeholders_seen.contains(pid) {
+        let mut new_placeholders: Vec<String> = Vec::new();
+        let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
+        {
+            let mut seen: HashSet<&str> = HashSet::new();
+            for id in &ids {
+                let Some(comp) = comps.get(*id) else {
                     continue;
-                }
-                placeholders_seen.insert(pid.clone());
-                accepted &= surface.placeholder_ok.get(pid).copied().unwrap_or(false)
-                    && !(surface.comps.contains_key(pid) && surface.reach.contains_key(pid));
-                if mode == Emission::Official || !surface.yielded_placeholders.contains(pid) {
-                    extra.push(placeholder(pid, version));
+                };
+                list.push(comp.processed.clone());
+                for pid in &comp.placeholders {
+                    if !seen.insert(pid) {
+                        continue;
+                    }
+                    let known = placeholder_ok.get(pid);
+                    accepted &= known.is_some_and(|(ok, _)| *ok)
+                        && !(comps.contains_key(pid) && reach.contains_key(pid));
+                    let new = !yielded_placeholders.contains(pid);
+                    if new {
+                        new_placeholders.push(pid.clone());
+                    }
+                    if mode == Emission::Official || new {
+                        extra.push(match known {
+                            Some((_, made)) => made.clone(),
+                            None => placeholder(pid, version),
+                        });
+                    }
                 }
             }
         }
         if mode == Emission::ChangedOnly && !accepted {
-            surface.pending.extend(ids);
+            pending.extend(ids.into_iter().cloned());
             return Ok(());
         }
         // Official mode counts a rejected step as sent, as the reference does.
-        for id in &ids {
-            if let Some(comp) = surface.comps.get_mut(id) {
+        for id in ids {
+            if let Some(comp) = comps.get_mut(id) {
                 comp.yielded = comp.version;
             }
         }
-        surface.yielded_placeholders.extend(placeholders_seen);
+        yielded_placeholders.extend(new_placeholders);
         list.extend(extra);
         if accepted {
             out.message(wrap_components(version, sid, list));
@@ -1320,8 +1333,8 @@ impl Surface {
         };
         for pid in &placeholders {
             if !self.placeholder_ok.contains_key(pid) {
-                let (_, ok) = validator.check_component(sid, placeholder(pid, version), false);
-                self.placeholder_ok.insert(pid.clone(), ok);
+                let (made, ok) = validator.check_component(sid, placeholder(pid, version), false);
+                self.placeholder_ok.insert(pid.clone(), (ok, made));
             }
         }
         if old_missing != missing {
@@ -1471,11 +1484,20 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
             return false;
         }
         if let Some(Value::String(name)) = obj.get("key") {
-            let name = name.to_lowercase();
-            if ["url", "link", "src", "href", "image"]
-                .iter()
-                .any(|w| name.contains(w))
-            {
+            let hints = ["url", "link", "src", "href", "image"];
+            let linky = if name.is_ascii() {
+                // The same as lower-casing first, without the copy (checked on every chunk
+                // of a cut value).
+                hints.iter().any(|w| {
+                    name.as_bytes()
+                        .windows(w.len())
+                        .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
+                })
+            } else {
+                let name = name.to_lowercase();
+                hints.iter().any(|w| name.contains(w))
+            };
+            if linky {
                 return false;
             }
         }
