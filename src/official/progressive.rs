@@ -1671,13 +1671,14 @@ fn process_component(
                 Value::Object(obj) => {
                     if self.version == Version::V08 {
                         match obj.get("path") {
-                            Some(Value::String(p)) if p.starts_with('/') => {
-                                if !obj.contains_key("componentId") {
-                                    let p = p.clone();
-                                    obj.clear();
-                                    obj.insert("path".into(), Value::String(p));
-                                }
+                            Some(Value::String(p))
+                                if p.starts_with('/') && !obj.contains_key("componentId") =>
+                            {
+                                let p = p.clone();
+                                obj.clear();
+                                obj.insert("path".into(), Value::String(p));
                             }
+                            Some(Value::String(p)) if p.starts_with('/') => {}
                             Some(Value::String(p)) => {
                                 let p = format!("/{p}");
                                 obj.insert("path".into(), Value::String(p));
