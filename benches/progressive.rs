@@ -7,7 +7,9 @@
 //! it on). What it does not include: loading the catalog
 //! and compiling its schemas into a [`Validator`], done once per protocol version and shared
 //! through an `Arc` by every parser (as a server would), and counting the bytes emitted (done
-//! once, outside the timing, as compact JSON of every message plus the prose).
+//! once, outside the timing, as compact JSON of every message plus the prose). Time is the CPU
+//! time of the benchmark thread (not wall time, which a busy machine inflates), as the reference
+//! side measures the CPU time of its process.
 //!
 //! A second group shows that the cost of a chunk does not depend on what came before: the same
 //! response once (1x) and four times in one stream (4x), each copy on its own surface ids so
@@ -19,13 +21,90 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
+use cpu_time::ThreadTime;
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const CHUNK: usize = 4;
+
+/// Criterion measurement: CPU time spent by the benchmark thread.
+struct ThreadCpu;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = ThreadTime;
+    type Value = Duration;
+
+    fn start(&self) -> ThreadTime {
+        ThreadTime::now()
+    }
+
+    fn end(&self, start: ThreadTime) -> Duration {
+        start.elapsed()
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &Nanos
+    }
+}
+
+/// Shows nanoseconds in a readable unit.
+struct Nanos;
+
+impl ValueFormatter for Nanos {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if typical < 1e3 {
+            (1.0, "ns")
+        } else if typical < 1e6 {
+            (1e-3, "us")
+        } else if typical < 1e9 {
+            (1e-6, "ms")
+        } else {
+            (1e-9, "s")
+        };
+        for v in values.iter_mut() {
+            *v *= factor;
+        }
+        unit
+    }
+
+    fn scale_throughputs(
+        &self,
+        _: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        match throughput {
+            Throughput::Bytes(bytes) | Throughput::BytesDecimal(bytes) => {
+                for v in values.iter_mut() {
+                    *v = *bytes as f64 / (*v * 1e-9) / 1e6;
+                }
+                "MB/s"
+            }
+            _ => "",
+        }
+    }
+
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
 
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("A2UI_SHARED")
@@ -115,7 +194,7 @@ const MODES: [(Emission, &str); 2] = [
     (Emission::ChangedOnly, "changed"),
 ];
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion<ThreadCpu>) {
     let Some(shared) = shared() else {
         println!("skipping progressive bench: ../shared/a2ui not found");
         return;
@@ -170,5 +249,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = bench
+}
 criterion_main!(benches);

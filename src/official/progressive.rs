@@ -16,12 +16,17 @@
 //! * cycles and self-references are errors, and messages are checked against the catalog.
 //!
 //! Work per chunk is proportional to the chunk and to what is emitted: every character is looked
-//! at once, finished values are kept and never re-read, and only the component being written (or
-//! the data entry being written) is rebuilt when it changes.
+//! at once, finished values are kept and never re-read, only the component being written is
+//! copied when it visibly changes, reachability grows from what changed, each component's
+//! emitted form and its check against the catalog are kept until it changes, and a data-model
+//! update is compared with what was emitted only where it grew since the last chunk.
 //!
 //! Two [`Emission`] modes: [`Emission::Official`] repeats every reachable component of a surface
-//! whenever one of them changes, as the reference implementation does; [`Emission::ChangedOnly`]
-//! sends only the components and data entries that are new or changed since the last step.
+//! whenever one of them changes (and, for v0.8, every data entry so far), as the reference
+//! implementation does; [`Emission::ChangedOnly`] sends only the components and data values that
+//! are new or changed since the last step, each data value at its own `path`, so output grows
+//! linearly with the UI. A renderer that merges components by id and data by key at the path a
+//! message names ends up, after every chunk, with the same screen in both modes.
 //!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, Version};
@@ -98,8 +103,10 @@ pub enum Emission {
     /// reference implementation and the conformance suite expect.
     #[default]
     Official,
-    /// Every step carries only the components and data entries that are new or changed since
-    /// the last step: what a renderer that merges by id needs; output grows linearly.
+    /// Every step carries only the components and data values that are new or changed since
+    /// the last step, a data value nested in a map at its own `path` (v0.8: the entries of the
+    /// map it sits in; v0.9: the value itself): what a renderer that merges components by id
+    /// and data by key needs; output grows linearly with the UI.
     ChangedOnly,
 }
 
