@@ -11,9 +11,10 @@
 //! time of the benchmark thread (not wall time, which a busy machine inflates), as the reference
 //! side measures the CPU time of its process.
 //!
-//! A second group shows that the cost of a chunk does not depend on what came before: the same
-//! response once (1x) and four times in one stream (4x), each copy on its own surface ids so
-//! that the parser's state grows with the stream.
+//! Two more groups show that the cost of a chunk does not depend on what came before. Scaling:
+//! the same response once (1x) and four times in one stream (4x), each copy on its own surface
+//! ids so that the parser's state grows with the stream. History: the CPU time of the first
+//! copy of such a stream against that of the fourth, fed after three copies (untimed).
 //!
 //! Reads `../shared/a2ui` (or `$A2UI_SHARED/a2ui`) at run time; prints one line and stops when
 //! absent. `benches/official_sdk.py` runs the reference implementation on the same inputs and
@@ -230,6 +231,50 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
             }
         }
         let body = std::fs::read_to_string(dir.join("single_column_list.json")).expect("example");
+        let four = repeated(&body, 4);
+        let copies: Vec<&str> = four
+            .split_inclusive("</a2ui-json>\nEnjoy your meal!")
+            .collect();
+        if let [first, .., last] = copies.as_slice() {
+            let (head, tail) = four.split_at(four.len() - last.len());
+            let (before, timed) = (chunks(head), chunks(tail));
+            let alone = chunks(first);
+            for (mode, label) in MODES {
+                group.bench_function(format!("{folder}_history_{label}_first"), |b| {
+                    b.iter_custom(|iters| {
+                        let mut total = Duration::ZERO;
+                        for _ in 0..iters {
+                            let mut parser =
+                                ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                            let start = ThreadTime::now();
+                            for piece in &alone {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            total += start.elapsed();
+                        }
+                        total
+                    })
+                });
+                group.bench_function(format!("{folder}_history_{label}_fourth"), |b| {
+                    b.iter_custom(|iters| {
+                        let mut total = Duration::ZERO;
+                        for _ in 0..iters {
+                            let mut parser =
+                                ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                            for piece in &before {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            let start = ThreadTime::now();
+                            for piece in &timed {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            total += start.elapsed();
+                        }
+                        total
+                    })
+                });
+            }
+        }
         for times in [1usize, 4] {
             let text = repeated(&body, times);
             let pieces = chunks(&text);

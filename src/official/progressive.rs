@@ -913,6 +913,20 @@ impl ProgressiveParser {
         Ok(())
     }
 
+    /// Emits a finished message that already passed the check without strict integrity: when
+    /// it holds no component list the strict check is the same check and is not run again.
+    fn emit_finished(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+        let update_key = match self.version {
+            Version::V08 => "surfaceUpdate",
+            Version::V09 => "updateComponents",
+        };
+        if msg.get(update_key).is_some() {
+            return self.emit_strict(msg, out);
+        }
+        out.message(msg);
+        Ok(())
+    }
+
     fn complete_message(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
         self.found_object = true;
         self.validator
@@ -948,7 +962,7 @@ impl ProgressiveParser {
                 surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
                 if !surface.started {
                     surface.started = true;
-                    self.emit_strict(msg, out)?;
+                    self.emit_finished(msg, out)?;
                 }
                 self.flush_surface(&sid, false, out)
             }
@@ -980,14 +994,14 @@ impl ProgressiveParser {
                 let started = self.surfaces.get(&sid).is_some_and(|s| s.started);
                 if started {
                     self.surfaces.remove(&sid);
-                    self.emit_strict(msg, out)?;
+                    self.emit_finished(msg, out)?;
                 }
                 Ok(())
             }
             _ => {
                 // A data-model update that arrived whole: pass it on if it brings anything new.
                 if self.data_is_new(payload) {
-                    self.emit_strict(msg, out)?;
+                    self.emit_finished(msg, out)?;
                 }
                 Ok(())
             }
