@@ -513,19 +513,16 @@ fn decode_string(raw: &str, cut: bool) -> Option<String> {
     if cut {
         // Drop an unfinished escape at the end (`\`, `\u12`).
         if let Some(pos) = text.rfind('\\') {
-            let backslashes = text[..=pos]
-                .chars()
-                .rev()
-                .take_while(|&c| c == '\\')
-                .count();
-            let tail = &text[pos + 1..];
+            let (head, tail) = text.split_at_checked(pos).unwrap_or((text, ""));
+            let backslashes = 1 + head.chars().rev().take_while(|&c| c == '\\').count();
+            let tail = tail.get(1..).unwrap_or("");
             let unfinished = if backslashes % 2 == 1 {
                 tail.is_empty() || (tail.starts_with('u') && tail.len() < 5)
             } else {
                 false
             };
             if unfinished {
-                text = &text[..pos];
+                text = head;
             }
         }
     }
