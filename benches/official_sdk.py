@@ -120,6 +120,13 @@ def main():
             four = ours(criterion_dir, f"{folder}_scaling_{label}_4x")
             if one and four:
                 print(f"ours {folder} scaling {label}: 1x {one:.1f} us, 4x {four:.1f} us ({four / one:.2f}x)")
+            first = ours(criterion_dir, f"{folder}_history_{label}_first")
+            fourth = ours(criterion_dir, f"{folder}_history_{label}_fourth")
+            if first and fourth:
+                print(
+                    f"ours {folder} history {label}: first copy {first:.1f} us,"
+                    f" fourth copy after three {fourth:.1f} us ({fourth / first:.2f}x)"
+                )
 
 
 if __name__ == "__main__":
