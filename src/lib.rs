@@ -39,6 +39,9 @@ mod splitter;
 #[cfg(feature = "async")]
 pub mod stream;
 
+#[cfg(feature = "official")]
+pub mod official;
+
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind};

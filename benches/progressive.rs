@@ -1,0 +1,302 @@
+//! Time per response of the progressive parser on the restaurant-finder examples, each wrapped
+//! as a model response (prose, an `<a2ui-json>` block, prose) and fed in 4-byte chunks, in both
+//! emission modes.
+//!
+//! What one measured iteration includes: creating a parser, feeding it every chunk of the
+//! response, and dropping what each chunk returned after it (as a server does once it has sent
+//! it on). What it does not include: loading the catalog
+//! and compiling its schemas into a [`Validator`], done once per protocol version and shared
+//! through an `Arc` by every parser (as a server would), and counting the bytes emitted (done
+//! once, outside the timing, as compact JSON of every message plus the prose). Time is the CPU
+//! time of the benchmark thread (not wall time, which a busy machine inflates), as the reference
+//! side measures the CPU time of its process.
+//!
+//! Two more groups show that the cost of a chunk does not depend on what came before. Scaling:
+//! the same response once (1x) and four times in one stream (4x), each copy on its own surface
+//! ids so that the parser's state grows with the stream. History: the CPU time of the first
+//! copy of such a stream against that of the fourth, fed after three copies (untimed).
+//!
+//! Reads `../shared/a2ui` (or `$A2UI_SHARED/a2ui`) at run time; prints one line and stops when
+//! absent. `benches/official_sdk.py` runs the reference implementation on the same inputs and
+//! prints the ratio against these results.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2ui_stream::official::catalog::{Catalog, Version};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::validator::Validator;
+use cpu_time::ThreadTime;
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const CHUNK: usize = 4;
+
+/// Criterion measurement: CPU time spent by the benchmark thread.
+struct ThreadCpu;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = ThreadTime;
+    type Value = Duration;
+
+    fn start(&self) -> ThreadTime {
+        ThreadTime::now()
+    }
+
+    fn end(&self, start: ThreadTime) -> Duration {
+        start.elapsed()
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &Nanos
+    }
+}
+
+/// Shows nanoseconds in a readable unit.
+struct Nanos;
+
+impl ValueFormatter for Nanos {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if typical < 1e3 {
+            (1.0, "ns")
+        } else if typical < 1e6 {
+            (1e-3, "us")
+        } else if typical < 1e9 {
+            (1e-6, "ms")
+        } else {
+            (1e-9, "s")
+        };
+        for v in values.iter_mut() {
+            *v *= factor;
+        }
+        unit
+    }
+
+    fn scale_throughputs(
+        &self,
+        _: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        match throughput {
+            Throughput::Bytes(bytes) | Throughput::BytesDecimal(bytes) => {
+                for v in values.iter_mut() {
+                    *v = *bytes as f64 / (*v * 1e-9) / 1e6;
+                }
+                "MB/s"
+            }
+            _ => "",
+        }
+    }
+
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+fn shared() -> Option<PathBuf> {
+    let dir = std::env::var_os("A2UI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    dir.join("a2ui/restaurant_finder").is_dir().then_some(dir)
+}
+
+/// The example as a model response (the same wrapping as `official_sdk.py`).
+fn wrap(body: &str) -> String {
+    format!("Here is what I found for you.\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy your meal!")
+}
+
+fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + CHUNK).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// One response as a server handles it: a new parser sharing `validator`, every chunk fed, and
+/// what each chunk returned dropped once looked at (a server sends it on). Returns the number
+/// of parts, so the work cannot be skipped.
+fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> usize {
+    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut parts = 0;
+    for piece in pieces {
+        let out = parser.process_chunk(piece).expect("example parses");
+        parts += std::hint::black_box(&out).len();
+    }
+    parts
+}
+
+/// One response, keeping what every chunk returned (to count it).
+fn collect(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> Vec<Vec<ResponsePart>> {
+    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    pieces
+        .iter()
+        .map(|piece| parser.process_chunk(piece).expect("example parses"))
+        .collect()
+}
+
+/// Bytes emitted: prose plus compact JSON of every message.
+fn emitted(steps: &[Vec<ResponsePart>]) -> usize {
+    steps
+        .iter()
+        .flatten()
+        .map(|part| {
+            part.text.as_ref().map_or(0, String::len)
+                + part.a2ui.as_ref().map_or(0, |list| {
+                    list.iter()
+                        .map(|m| serde_json::to_vec(m).map_or(0, |v| v.len()))
+                        .sum::<usize>()
+                        + list.len().saturating_sub(1)
+                        + 2
+                })
+        })
+        .sum()
+}
+
+/// The example `times` times in one stream, copy `i` on surface ids suffixed `-i`.
+fn repeated(body: &str, times: usize) -> String {
+    (0..times)
+        .map(|i| {
+            if i == 0 {
+                wrap(body)
+            } else {
+                let renamed = body
+                    .replace("\"surfaceId\": \"", &format!("\"surfaceId\": \"r{i}-"))
+                    .replace("\"surfaceId\":\"", &format!("\"surfaceId\":\"r{i}-"));
+                wrap(&renamed)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const MODES: [(Emission, &str); 2] = [
+    (Emission::Official, "official"),
+    (Emission::ChangedOnly, "changed"),
+];
+
+fn bench(c: &mut Criterion<ThreadCpu>) {
+    let Some(shared) = shared() else {
+        println!("skipping progressive bench: ../shared/a2ui not found");
+        return;
+    };
+    let spec = shared.join("a2ui/spec");
+    let mut group = c.benchmark_group("progressive");
+    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
+        let catalog = Catalog::basic(&spec, version)
+            .expect("basic catalog loads")
+            .without_strict_validation();
+        let validator = Arc::new(Validator::new(&catalog).expect("basic catalog compiles"));
+        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .expect("examples directory")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect();
+        names.sort();
+        for name in &names {
+            let body = std::fs::read_to_string(dir.join(name)).expect("example readable");
+            let text = wrap(&body);
+            let pieces = chunks(&text);
+            for (mode, label) in MODES {
+                let out = emitted(&collect(&validator, mode, &pieces));
+                println!(
+                    "{folder}/{name} {label}: input {} B, emitted {out} B ({:.1}x input)",
+                    text.len(),
+                    out as f64 / text.len() as f64
+                );
+                group.throughput(Throughput::Bytes(text.len() as u64));
+                group.bench_function(format!("{folder}_{name}_{label}"), |b| {
+                    b.iter(|| run(&validator, mode, &pieces))
+                });
+            }
+        }
+        let body = std::fs::read_to_string(dir.join("single_column_list.json")).expect("example");
+        let four = repeated(&body, 4);
+        let copies: Vec<&str> = four
+            .split_inclusive("</a2ui-json>\nEnjoy your meal!")
+            .collect();
+        if let [first, .., last] = copies.as_slice() {
+            let (head, tail) = four.split_at(four.len() - last.len());
+            let (before, timed) = (chunks(head), chunks(tail));
+            let alone = chunks(first);
+            for (mode, label) in MODES {
+                group.bench_function(format!("{folder}_history_{label}_first"), |b| {
+                    b.iter_custom(|iters| {
+                        let mut total = Duration::ZERO;
+                        for _ in 0..iters {
+                            let mut parser =
+                                ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                            let start = ThreadTime::now();
+                            for piece in &alone {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            total += start.elapsed();
+                        }
+                        total
+                    })
+                });
+                group.bench_function(format!("{folder}_history_{label}_fourth"), |b| {
+                    b.iter_custom(|iters| {
+                        let mut total = Duration::ZERO;
+                        for _ in 0..iters {
+                            let mut parser =
+                                ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                            for piece in &before {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            let start = ThreadTime::now();
+                            for piece in &timed {
+                                std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+                            }
+                            total += start.elapsed();
+                        }
+                        total
+                    })
+                });
+            }
+        }
+        for times in [1usize, 4] {
+            let text = repeated(&body, times);
+            let pieces = chunks(&text);
+            for (mode, label) in MODES {
+                let out = emitted(&collect(&validator, mode, &pieces));
+                println!(
+                    "{folder}/scaling {label} {times}x: input {} B, emitted {out} B",
+                    text.len()
+                );
+                group.throughput(Throughput::Bytes(text.len() as u64));
+                group.bench_function(format!("{folder}_scaling_{label}_{times}x"), |b| {
+                    b.iter(|| run(&validator, mode, &pieces))
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,637 @@
+//! What changed in a data-model update being written, found without re-reading what came before.
+//!
+//! The reader walks down the open containers of the [`PartialJson`] stack from the message's
+//! data (the `contents` list of a v0.8 `dataModelUpdate`, the `value` object of a v0.9
+//! `updateDataModel`). At every level it looks only at members finished since its last visit
+//! ([`Frame::fresh`](super::partial_json::Frame::fresh), [`Frame::seen`]) and at the member still
+//! being written, and compares each with what was emitted so far (a tree of plain JSON values,
+//! v0.8 entries turned into maps). Only differences are reported, each with its path, so the work
+//! per visit is proportional to what was written since the last one. A container seen for the
+//! first time is compared whole, which also notices that it replaces something larger.
+
+use serde_json::{Map, Value};
+
+use super::partial_json::{Body, Frame, PartialJson};
+
+/// One step of a path into the data model.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A value that differs from what was emitted at its path.
+#[derive(Debug)]
+pub(crate) struct Change {
+    /// Where, from the top of the data (never empty).
+    pub(crate) path: Vec<Seg>,
+    /// v0.8: the entry as written (incomplete entries pruned), to send it on by itself.
+    pub(crate) entry: Option<Value>,
+}
+
+/// How a cut string is judged: `(key, text so far, enclosing object)`.
+pub(crate) type Heal = fn(&str, &str, &Map<String, Value>) -> bool;
+
+/// The emitted data model and the walk's output.
+pub(crate) struct Walk<'a> {
+    pub(crate) emitted: &'a mut Map<String, Value>,
+    pub(crate) changes: Vec<Change>,
+    pub(crate) heal: Heal,
+    /// Keep v0.8 entries as written in the changes (to send them on by themselves).
+    pub(crate) want_entries: bool,
+}
+
+/// The value at `path` in the emitted tree.
+pub(crate) fn value_at<'v>(emitted: &'v Map<String, Value>, path: &[Seg]) -> Option<&'v Value> {
+    let (Seg::Key(first), rest) = path.split_first()? else {
+        return None;
+    };
+    let mut node = emitted.get(first)?;
+    for seg in rest {
+        node = match (seg, node) {
+            (Seg::Key(k), Value::Object(m)) => m.get(k)?,
+            (Seg::Index(i), Value::Array(a)) => a.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// Puts `value` at `path`, making the containers on the way what the path needs.
+fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
+    let Some((Seg::Key(first), rest)) = path.split_first() else {
+        return;
+    };
+    let mut slot = emitted.entry(first.clone()).or_insert(Value::Null);
+    for seg in rest {
+        slot = match seg {
+            Seg::Key(k) => {
+                if !slot.is_object() {
+                    *slot = Value::Object(Map::new());
+                }
+                match slot {
+                    Value::Object(m) => m.entry(k.clone()).or_insert(Value::Null),
+                    _ => return,
+                }
+            }
+            Seg::Index(i) => {
+                if !slot.is_array() {
+                    *slot = Value::Array(Vec::new());
+                }
+                match slot {
+                    Value::Array(a) => {
+                        if a.len() <= *i {
+                            a.resize(*i + 1, Value::Null);
+                        }
+                        match a.get_mut(*i) {
+                            Some(v) => v,
+                            None => return,
+                        }
+                    }
+                    _ => return,
+                }
+            }
+        };
+    }
+    *slot = value;
+}
+
+impl Walk<'_> {
+    /// Records `value` at `path` if it differs from what was emitted there.
+    fn record(&mut self, path: &[Seg], value: Value, entry: Option<Value>) {
+        if path.is_empty() || value_at(self.emitted, path) == Some(&value) {
+            return;
+        }
+        set(self.emitted, path, value);
+        self.changes.push(Change {
+            path: path.to_vec(),
+            entry,
+        });
+    }
+
+    /// Walks a message frame (`stack[1]`) whose payload sits under `kind`; `data` is the
+    /// payload member holding the data (`contents` or `value`), `entries` says it is a v0.8
+    /// entry list.
+    pub(crate) fn message(
+        &mut self,
+        json: &mut PartialJson,
+        kind: &str,
+        data: &str,
+        entries: bool,
+    ) {
+        let fresh = match json.stack.get_mut(1) {
+            Some(frame) => std::mem::take(&mut frame.fresh),
+            None => return,
+        };
+        let payload_open = json
+            .stack
+            .get(2)
+            .is_some_and(|f| f.key.as_deref() == Some(kind));
+        if !payload_open {
+            // Finished since the last visit: look at its data once, whole.
+            if fresh.iter().any(|k| k == kind) {
+                if let Some(Value::Object(payload)) = member(json, 1, kind) {
+                    self.closed_data(payload.get(data), entries);
+                }
+            }
+            return;
+        }
+        let fresh = match json.stack.get_mut(2) {
+            Some(frame) => std::mem::take(&mut frame.fresh),
+            None => return,
+        };
+        let data_open = json
+            .stack
+            .get(3)
+            .is_some_and(|f| f.key.as_deref() == Some(data));
+        if data_open {
+            let mut path = Vec::new();
+            if entries {
+                if matches!(
+                    json.stack.get(3),
+                    Some(Frame {
+                        body: Body::Array(_),
+                        ..
+                    })
+                ) {
+                    self.entries(json, 3, &mut path);
+                }
+            } else if matches!(
+                json.stack.get(3),
+                Some(Frame {
+                    body: Body::Object { .. },
+                    ..
+                })
+            ) {
+                self.json_level(json, 3, &mut path, true);
+            }
+        } else if fresh.iter().any(|k| k == data) {
+            let closed = member(json, 2, data).cloned();
+            self.closed_data(closed.as_ref(), entries);
+        }
+    }
+
+    /// The data of a payload that finished: every member compared once.
+    fn closed_data(&mut self, data: Option<&Value>, entries: bool) {
+        match (data, entries) {
+            (Some(Value::Array(list)), true) => {
+                for entry in list {
+                    self.closed_entry(entry, &mut Vec::new());
+                }
+            }
+            (Some(Value::Object(map)), false) => {
+                for (k, v) in map {
+                    self.record(&[Seg::Key(k.clone())], v.clone(), None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A finished v0.8 entry at `path`.
+    fn closed_entry(&mut self, entry: &Value, path: &mut Vec<Seg>) {
+        if let Some((key, value)) = entry_value(entry) {
+            path.push(Seg::Key(key));
+            if self.differs(path, &value) {
+                let pruned = self.want_entries.then(|| prune_entry(entry)).flatten();
+                self.record(path, value, pruned);
+            }
+            path.pop();
+        }
+    }
+
+    /// Whether `value` differs from what was emitted at `path`.
+    fn differs(&self, path: &[Seg], value: &Value) -> bool {
+        value_at(self.emitted, path) != Some(value)
+    }
+
+    /// A v0.8 entry list open at `stack[idx]`, the map at `path`.
+    fn entries(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Seg>) {
+        let Some(frame) = json.stack.get_mut(idx) else {
+            return;
+        };
+        frame.visited = true;
+        let start = frame.seen;
+        let closed: Vec<Value> = match &frame.body {
+            Body::Array(items) => {
+                frame.seen = items.len();
+                items
+                    .get(start..)
+                    .map(<[Value]>::to_vec)
+                    .unwrap_or_default()
+            }
+            Body::Object { .. } => return,
+        };
+        for entry in &closed {
+            self.closed_entry(entry, path);
+        }
+        // The entry being written: its key, and its value as far as it can be shown (a
+        // finished scalar, a cut string, or a value map).
+        let open = idx + 1;
+        let top = json.stack.len().saturating_sub(1);
+        let Some(Frame {
+            key: None,
+            body: Body::Object { map, .. },
+            ..
+        }) = json.stack.get(open)
+        else {
+            return;
+        };
+        let Some(key) = map
+            .get("key")
+            .and_then(Value::as_str)
+            .filter(|k| !k.is_empty())
+        else {
+            return;
+        };
+        let key = key.to_owned();
+        let cut = if open == top {
+            json.cut_string(self.heal)
+        } else {
+            None
+        };
+        let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
+            Some(v) => Some(v.clone()),
+            None => cut
+                .as_ref()
+                .filter(|(k, _)| k == f)
+                .map(|(_, text)| Value::String(text.clone())),
+        });
+        path.push(Seg::Key(key));
+        match scalar.filter(|v| !v.is_null()) {
+            Some(value) => {
+                if self.differs(path, &value) {
+                    let entry = self.entry_as_written(json, open);
+                    self.record(path, value, entry);
+                }
+            }
+            None => {
+                let nested = json.stack.get(open + 1).filter(|f| {
+                    f.key.as_deref() == Some("valueMap") && matches!(f.body, Body::Array(_))
+                });
+                match (nested, map.get("valueMap")) {
+                    (Some(list), _) if list.visited => self.entries(json, open + 1, path),
+                    (Some(_), _) => {
+                        // A value map seen for the first time: compared whole.
+                        if let Some(Value::Array(items)) = json.snapshot(open + 1, self.heal) {
+                            let value = Value::Object(contents_to_dict(&items));
+                            if self.differs(path, &value) {
+                                let entry = self.entry_as_written(json, open);
+                                self.record(path, value, entry);
+                            }
+                        }
+                        mark_visited(json, open + 1);
+                    }
+                    (None, Some(Value::Array(items))) => {
+                        let value = Value::Object(contents_to_dict(items));
+                        if self.differs(path, &value) {
+                            let entry = self.entry_as_written(json, open);
+                            self.record(path, value, entry);
+                        }
+                    }
+                    (None, Some(Value::Object(m))) => {
+                        let value = Value::Object(m.clone());
+                        if self.differs(path, &value) {
+                            let entry = self.entry_as_written(json, open);
+                            self.record(path, value, entry);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        path.pop();
+    }
+
+    /// The open entry at `stack[open]` as written so far, pruned, when entries are wanted.
+    fn entry_as_written(&self, json: &PartialJson, open: usize) -> Option<Value> {
+        if !self.want_entries {
+            return None;
+        }
+        json.snapshot(open, self.heal)
+            .and_then(|entry| prune_entry(&entry))
+    }
+
+    /// A v0.9 JSON container open at `stack[idx]`, the value at `path`. At the top (`root`),
+    /// members are compared one by one; deeper, a container seen for the first time is compared
+    /// whole.
+    fn json_level(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Seg>, root: bool) {
+        let Some(frame) = json.stack.get_mut(idx) else {
+            return;
+        };
+        if !frame.visited && !root {
+            if let Some(whole) = json.snapshot(idx, self.heal) {
+                self.record(path, whole, None);
+            }
+            mark_visited(json, idx);
+            return;
+        }
+        let first = !frame.visited;
+        frame.visited = true;
+        let fresh = std::mem::take(&mut frame.fresh);
+        let mut finished: Vec<(Seg, Value)> = Vec::new();
+        match &frame.body {
+            Body::Object { map, .. } => {
+                if first {
+                    finished.extend(map.iter().map(|(k, v)| (Seg::Key(k.clone()), v.clone())));
+                } else {
+                    for k in fresh {
+                        if let Some(v) = map.get(&k) {
+                            finished.push((Seg::Key(k), v.clone()));
+                        }
+                    }
+                }
+            }
+            Body::Array(items) => {
+                let start = if first { 0 } else { frame.seen };
+                frame.seen = items.len();
+                for (i, v) in items.iter().enumerate().skip(start) {
+                    finished.push((Seg::Index(i), v.clone()));
+                }
+            }
+        }
+        for (seg, value) in finished {
+            path.push(seg);
+            self.record(path, value, None);
+            path.pop();
+        }
+        // The member being written.
+        let next = match (json.stack.get(idx), json.stack.get(idx + 1)) {
+            (
+                Some(Frame {
+                    body: Body::Object { .. },
+                    ..
+                }),
+                Some(child),
+            ) => child.key.clone().map(Seg::Key),
+            (
+                Some(Frame {
+                    body: Body::Array(items),
+                    ..
+                }),
+                Some(_),
+            ) => Some(Seg::Index(items.len())),
+            _ => None,
+        };
+        if let Some(seg) = next {
+            path.push(seg);
+            self.json_level(json, idx + 1, path, false);
+            path.pop();
+        } else if idx + 1 == json.stack.len() {
+            if let Some((key, text)) = json.cut_string(self.heal) {
+                path.push(Seg::Key(key.to_owned()));
+                self.record(path, Value::String(text), None);
+                path.pop();
+            }
+        }
+    }
+}
+
+/// The member `key` of the object at `stack[idx]`.
+fn member<'j>(json: &'j PartialJson, idx: usize, key: &str) -> Option<&'j Value> {
+    match json.stack.get(idx) {
+        Some(Frame {
+            body: Body::Object { map, .. },
+            ..
+        }) => map.get(key),
+        _ => None,
+    }
+}
+
+/// Marks `stack[from..]` as looked at, as they stand now.
+fn mark_visited(json: &mut PartialJson, from: usize) {
+    for frame in json.stack.iter_mut().skip(from) {
+        frame.visited = true;
+        frame.fresh.clear();
+        if let Body::Array(items) = &frame.body {
+            frame.seen = items.len();
+        }
+    }
+}
+
+/// Value fields of a v0.8 entry, in the order the reference looks at them.
+pub(crate) const SCALAR_FIELDS: [&str; 4] = ["value", "valueString", "valueNumber", "valueBoolean"];
+
+/// The key of a v0.8 entry and its value as a plain JSON value (a value map becomes an
+/// object), or `None` while it has no key or no value.
+pub(crate) fn entry_value(entry: &Value) -> Option<(String, Value)> {
+    let key = entry.get("key")?.as_str().filter(|k| !k.is_empty())?;
+    let value = SCALAR_FIELDS
+        .iter()
+        .find_map(|f| entry.get(*f))
+        .filter(|v| !v.is_null())
+        .cloned()
+        .or_else(|| match entry.get("valueMap") {
+            Some(Value::Array(inner)) => Some(Value::Object(contents_to_dict(inner))),
+            Some(Value::Object(m)) => Some(Value::Object(m.clone())),
+            _ => None,
+        })?;
+    Some((key.to_owned(), value))
+}
+
+/// Whether a v0.8 entry has a key and a value ([`entry_value`] without the copy).
+pub(crate) fn has_value(entry: &Value) -> bool {
+    let keyed = entry
+        .get("key")
+        .and_then(Value::as_str)
+        .is_some_and(|k| !k.is_empty());
+    keyed
+        && match SCALAR_FIELDS.iter().find_map(|f| entry.get(*f)) {
+            Some(v) if !v.is_null() => true,
+            _ => matches!(
+                entry.get("valueMap"),
+                Some(Value::Array(_) | Value::Object(_))
+            ),
+        }
+}
+
+/// v0.8 entries as a key → value map (value maps become nested maps); later entries win.
+pub(crate) fn contents_to_dict(entries: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for entry in entries {
+        if let Some((k, v)) = entry_value(entry) {
+            out.insert(k, v);
+        }
+    }
+    out
+}
+
+/// Drops v0.8 entries that have a key but no value yet, through value maps; a value map left
+/// empty by that is dropped too, one that was written empty is kept.
+pub(crate) fn prune_entries(entries: &[Value]) -> Vec<Value> {
+    let mut kept = Vec::new();
+    for entry in entries {
+        match entry {
+            Value::Object(_) => kept.extend(prune_entry(entry)),
+            other => kept.push(other.clone()),
+        }
+    }
+    kept
+}
+
+/// [`prune_entry`] on an entry that is not needed afterwards, without copying it.
+pub(crate) fn prune_entry_owned(entry: Value) -> Option<Value> {
+    let Value::Object(mut obj) = entry else {
+        return Some(entry);
+    };
+    let mut has_value = SCALAR_FIELDS.iter().any(|f| obj.contains_key(*f));
+    if let Some(Value::Array(inner)) = obj.get_mut("valueMap") {
+        let was_empty = inner.is_empty();
+        let pruned: Vec<Value> = std::mem::take(inner)
+            .into_iter()
+            .filter_map(|e| match e {
+                Value::Object(_) => prune_entry_owned(e),
+                other => Some(other),
+            })
+            .collect();
+        if pruned.is_empty() && !was_empty {
+            obj.remove("valueMap");
+        } else {
+            *inner = pruned;
+            has_value = true;
+        }
+    }
+    (has_value && obj.contains_key("key")).then_some(Value::Object(obj))
+}
+
+/// One entry pruned as by [`prune_entries`]; `None` when nothing of it is left.
+pub(crate) fn prune_entry(entry: &Value) -> Option<Value> {
+    let Value::Object(obj) = entry else {
+        return Some(entry.clone());
+    };
+    let mut obj = obj.clone();
+    let mut has_value = SCALAR_FIELDS.iter().any(|f| obj.contains_key(*f));
+    if let Some(Value::Array(inner)) = obj.get("valueMap") {
+        let pruned = prune_entries(inner);
+        if pruned.is_empty() && !inner.is_empty() {
+            obj.remove("valueMap");
+        } else {
+            obj.insert("valueMap".into(), Value::Array(pruned));
+            has_value = true;
+        }
+    }
+    (has_value && obj.contains_key("key")).then_some(Value::Object(obj))
+}
+
+/// `path` as a JSON pointer below `base` (`/` or absent for the top).
+pub(crate) fn pointer(base: Option<&str>, path: &[Seg]) -> String {
+    let mut out = base.unwrap_or("").trim_end_matches('/').to_owned();
+    for seg in path {
+        out.push('/');
+        match seg {
+            Seg::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            Seg::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::official::partial_json::{Step, CUTTABLE_KEYS};
+    use serde_json::json;
+
+    fn feed(p: &mut PartialJson, s: &str) {
+        for c in s.chars() {
+            if !p.in_list() {
+                if c == '[' {
+                    p.open_list();
+                }
+                continue;
+            }
+            let _: Step = p.feed(c, |_| false);
+        }
+    }
+
+    fn heal(k: &str, _: &str, _: &Map<String, Value>) -> bool {
+        CUTTABLE_KEYS.contains(&k)
+    }
+
+    fn walk(p: &mut PartialJson, emitted: &mut Map<String, Value>, entries: bool) -> Vec<String> {
+        let mut w = Walk {
+            emitted,
+            changes: Vec::new(),
+            heal,
+            want_entries: true,
+        };
+        if entries {
+            w.message(p, "dataModelUpdate", "contents", true);
+        } else {
+            w.message(p, "updateDataModel", "value", false);
+        }
+        w.changes.iter().map(|c| pointer(None, &c.path)).collect()
+    }
+
+    #[test]
+    fn v08_changes_are_found_where_they_happen() {
+        let mut p = PartialJson::default();
+        let mut e = Map::new();
+        feed(
+            &mut p,
+            r#"[{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "title", "valueString": "Hi"}, {"key": "items", "valueMap": ["#,
+        );
+        assert_eq!(walk(&mut p, &mut e, true), ["/title", "/items"]);
+        assert_eq!(e, *json!({"title": "Hi", "items": {}}).as_object().unwrap());
+        feed(
+            &mut p,
+            r#"{"key": "a", "valueMap": [{"key": "text", "valueString": "Qu"#,
+        );
+        assert_eq!(walk(&mut p, &mut e, true), ["/items/a"]);
+        feed(&mut p, "ick");
+        assert_eq!(walk(&mut p, &mut e, true), ["/items/a/text"]);
+        assert_eq!(e["items"], json!({"a": {"text": "Quick"}}));
+        // Nothing visible: a key being written.
+        feed(&mut p, r#""}, {"key": "ra"#);
+        assert!(walk(&mut p, &mut e, true).is_empty());
+        feed(&mut p, r#"ting", "valueNumber": 4}"#);
+        assert_eq!(walk(&mut p, &mut e, true), ["/items/a/rating"]);
+    }
+
+    #[test]
+    fn v08_a_new_map_replaces_a_larger_one() {
+        let mut p = PartialJson::default();
+        let mut e = json!({"items": {"a": {"n": 1}}})
+            .as_object()
+            .unwrap()
+            .clone();
+        feed(
+            &mut p,
+            r#"[{"dataModelUpdate": {"contents": [{"key": "items", "valueMap": ["#,
+        );
+        assert_eq!(walk(&mut p, &mut e, true), ["/items"]);
+        assert_eq!(e["items"], json!({}));
+    }
+
+    #[test]
+    fn v09_changes_are_found_where_they_happen() {
+        let mut p = PartialJson::default();
+        let mut e = Map::new();
+        feed(
+            &mut p,
+            r#"[{"updateDataModel": {"surfaceId": "s", "value": {"title": "T", "items": [{"text": "a"#,
+        );
+        assert_eq!(walk(&mut p, &mut e, false), ["/title", "/items"]);
+        feed(&mut p, r#"b"}, {"name": "x""#);
+        assert_eq!(walk(&mut p, &mut e, false), ["/items/0", "/items/1"]);
+        assert_eq!(e["items"], json!([{"text": "ab"}, {"name": "x"}]));
+        // The payload finishes while its message is still open: its data is compared once,
+        // whole, by top-level key.
+        feed(&mut p, r#", "n": 5}]}}"#);
+        assert_eq!(walk(&mut p, &mut e, false), ["/items"]);
+        assert_eq!(e["items"], json!([{"text": "ab"}, {"name": "x", "n": 5}]));
+        feed(&mut p, "}]");
+        assert!(walk(&mut p, &mut e, false).is_empty());
+    }
+
+    #[test]
+    fn pointers_escape_keys() {
+        let path = [Seg::Key("a/b".into()), Seg::Key("c~".into()), Seg::Index(2)];
+        assert_eq!(pointer(Some("/"), &path), "/a~1b/c~0/2");
+        assert_eq!(pointer(Some("/top"), &path[..1]), "/top/a~1b");
+        assert_eq!(pointer(None, &[]), "/");
+    }
+}

@@ -1,0 +1,597 @@
+//! Incremental JSON tree building with "healing" of cut values.
+//!
+//! [`PartialJson`] takes the text inside a top-level JSON list one character at a time and never
+//! looks at a character twice. Scalars are decoded when they end and moved into their parent
+//! container at once, so a container that closes is already a finished [`Value`]. While a
+//! container is still open, [`PartialJson::snapshot`] builds the value it would have if the
+//! stream stopped here: finished members are kept, a cut string is kept only under a key whose
+//! prose may be shown while it grows (see [`CUTTABLE_KEYS`]), and everything else that is
+//! unfinished (a key, an id, a path, a number, `true`) is left out until it ends.
+
+use serde_json::{Map, Value};
+
+/// Keys whose string values may be shown while still being written.
+pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
+    "literalString",
+    "valueString",
+    "label",
+    "hint",
+    "caption",
+    "altText",
+    "text",
+];
+
+/// An open container on the stack.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    /// The key under which this container sits in its parent object (`None` in an array).
+    pub(crate) key: Option<String>,
+    pub(crate) body: Body,
+    /// Something malformed was skipped inside: the value is not handed over.
+    pub(crate) broken: bool,
+    /// An object or list that opened where no value belonged (no key, inside an object).
+    pub(crate) anonymous: bool,
+    /// Keys of the members put into this object since [`Frame::fresh`] was last drained, in
+    /// order (an object's map is sorted, so the order of arrival is kept here).
+    pub(crate) fresh: Vec<String>,
+    /// How many items of this list a reader has already looked at.
+    pub(crate) seen: usize,
+    /// A reader has looked at this container since it opened.
+    pub(crate) visited: bool,
+}
+
+impl Frame {
+    fn new(key: Option<String>, body: Body, anonymous: bool) -> Frame {
+        Frame {
+            key,
+            body,
+            broken: false,
+            anonymous,
+            fresh: Vec::new(),
+            seen: 0,
+            visited: false,
+        }
+    }
+}
+
+/// The content built so far of an open container.
+#[derive(Debug)]
+pub(crate) enum Body {
+    Object {
+        map: Map<String, Value>,
+        /// A finished key waiting for its value.
+        key: Option<String>,
+        /// True right after `{` or `,`: a key must come next.
+        want_key: bool,
+    },
+    Array(Vec<Value>),
+}
+
+#[derive(Debug, Default)]
+enum Token {
+    #[default]
+    None,
+    /// A string in progress; `raw` holds its text with escapes as written.
+    Str {
+        raw: String,
+        escaped: bool,
+        /// A string where none belongs; read past and dropped.
+        junk: bool,
+        /// A value under a key in [`CUTTABLE_KEYS`]: a snapshot may show it while it grows.
+        shows: bool,
+    },
+    /// A number or literal in progress.
+    Bare(String),
+}
+
+/// What feeding one character finished.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Step {
+    /// Nothing of note.
+    Nothing,
+    /// A container at stack depth `depth` (the top-level list is depth 0) closed. Containers at
+    /// depth 1 (the messages) are handed over whole and not kept; deeper ones are kept in their
+    /// parent and handed over as a copy only when `wanted` said so.
+    Closed { depth: usize, value: Option<Value> },
+    /// The top-level list closed.
+    ListClosed,
+}
+
+/// See the [module documentation](self).
+#[derive(Debug, Default)]
+pub(crate) struct PartialJson {
+    pub(crate) stack: Vec<Frame>,
+    token: Token,
+    /// Set whenever what a snapshot would show may have changed: a value or container was
+    /// finished or opened, or a string that a snapshot shows grew. Characters of keys, of
+    /// strings that are not shown while cut, of numbers and of white space leave it alone.
+    pub(crate) dirty: bool,
+    /// Set once a well-formed object has closed.
+    pub(crate) closed_object: bool,
+}
+
+impl PartialJson {
+    /// True while the top-level list is open.
+    pub(crate) fn in_list(&self) -> bool {
+        !self.stack.is_empty()
+    }
+
+    /// Opens the top-level list (the caller saw `[` outside any list).
+    pub(crate) fn open_list(&mut self) {
+        self.stack.clear();
+        self.token = Token::None;
+        self.stack
+            .push(Frame::new(None, Body::Array(Vec::new()), false));
+    }
+
+    /// Forgets everything.
+    pub(crate) fn reset(&mut self) {
+        self.closed_object = false;
+        self.stack.clear();
+        self.token = Token::None;
+    }
+
+    /// Feeds one character; `wanted(depth, key_of_parent_array)` says whether a closing container
+    /// at `depth` should be handed over (as a copy) even though it stays in its parent.
+    pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
+        // Inside a string.
+        if let Token::Str {
+            raw,
+            escaped,
+            junk,
+            shows,
+        } = &mut self.token
+        {
+            if *escaped {
+                *escaped = false;
+                raw.push(c);
+                self.dirty |= *shows;
+            } else if c == '\\' {
+                *escaped = true;
+                raw.push(c);
+            } else if c == '"' {
+                let raw = std::mem::take(raw);
+                let junk = *junk;
+                self.token = Token::None;
+                match (junk, decode_string(&raw, false)) {
+                    (false, Some(text)) => self.finish_string(text),
+                    _ => self.mark_broken(),
+                }
+            } else {
+                raw.push(c);
+                // Trailing white space is not shown, so it changes nothing yet.
+                self.dirty |= *shows && !c.is_whitespace();
+            }
+            return Step::Nothing;
+        }
+        // Inside a number or literal.
+        if let Token::Bare(text) = &mut self.token {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+') {
+                text.push(c);
+                return Step::Nothing;
+            }
+            let text = std::mem::take(text);
+            self.token = Token::None;
+            match serde_json::from_str::<Value>(&text) {
+                Ok(value) => self.put_value(value),
+                Err(_) => self.mark_broken(),
+            }
+        }
+        match c {
+            '"' => {
+                let junk = !(self.wants_key() || self.wants_value());
+                if junk {
+                    self.mark_broken();
+                }
+                let shows = !junk
+                    && self
+                        .pending_value_key()
+                        .is_some_and(|k| CUTTABLE_KEYS.contains(&k));
+                self.token = Token::Str {
+                    raw: String::new(),
+                    escaped: false,
+                    junk,
+                    shows,
+                };
+                // A shown string already shows (empty) as soon as it opens.
+                self.dirty |= shows;
+                Step::Nothing
+            }
+            '{' | '[' => {
+                let key = if self.wants_value() {
+                    self.pending_key()
+                } else {
+                    // Out of place: kept apart so a message written inside it is still found.
+                    self.mark_broken();
+                    None
+                };
+                let anonymous = key.is_none()
+                    && matches!(
+                        self.stack.last(),
+                        Some(Frame {
+                            body: Body::Object { .. },
+                            ..
+                        })
+                    );
+                let body = if c == '{' {
+                    Body::Object {
+                        map: Map::new(),
+                        key: None,
+                        want_key: true,
+                    }
+                } else {
+                    Body::Array(Vec::new())
+                };
+                self.stack.push(Frame::new(key, body, anonymous));
+                self.dirty = true;
+                Step::Nothing
+            }
+            '}' | ']' => self.close(c, wanted),
+            ',' => {
+                if let Some(Frame {
+                    body: Body::Object { key, want_key, .. },
+                    ..
+                }) = self.stack.last_mut()
+                {
+                    *key = None;
+                    *want_key = true;
+                }
+                Step::Nothing
+            }
+            c if c.is_ascii_alphanumeric() || c == '-' => {
+                if self.wants_value() {
+                    self.token = Token::Bare(c.to_string());
+                } else {
+                    self.mark_broken();
+                }
+                Step::Nothing
+            }
+            _ => Step::Nothing,
+        }
+    }
+
+    fn mark_broken(&mut self) {
+        if let Some(frame) = self.stack.last_mut() {
+            frame.broken = true;
+            // The slot the bad text stood in is used up.
+            if let Body::Object { key, want_key, .. } = &mut frame.body {
+                if !*want_key {
+                    *key = None;
+                }
+            }
+        }
+    }
+
+    fn wants_key(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame {
+                body: Body::Object { want_key: true, .. },
+                ..
+            })
+        )
+    }
+
+    fn wants_value(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame {
+                body: Body::Object {
+                    key: Some(_),
+                    want_key: false,
+                    ..
+                },
+                ..
+            }) | Some(Frame {
+                body: Body::Array(_),
+                ..
+            })
+        )
+    }
+
+    /// The key whose value comes next in the innermost object, if a value is due there.
+    fn pending_value_key(&self) -> Option<&str> {
+        match self.stack.last() {
+            Some(Frame {
+                body:
+                    Body::Object {
+                        key: Some(k),
+                        want_key: false,
+                        ..
+                    },
+                ..
+            }) => Some(k),
+            _ => None,
+        }
+    }
+
+    fn pending_key(&self) -> Option<String> {
+        match self.stack.last() {
+            Some(Frame {
+                body: Body::Object { key, .. },
+                ..
+            }) => key.clone(),
+            _ => None,
+        }
+    }
+
+    fn finish_string(&mut self, text: String) {
+        match self.stack.last_mut() {
+            Some(Frame {
+                body: Body::Object { key, want_key, .. },
+                ..
+            }) if *want_key => {
+                *key = Some(text);
+                *want_key = false;
+            }
+            _ => self.put_value(Value::String(text)),
+        }
+    }
+
+    fn put_value(&mut self, value: Value) {
+        self.dirty = true;
+        match self.stack.last_mut() {
+            Some(Frame {
+                body: Body::Object { map, key, want_key },
+                broken,
+                fresh,
+                ..
+            }) => match (key.take(), *want_key) {
+                (Some(k), false) => {
+                    fresh.push(k.clone());
+                    map.insert(k, value);
+                }
+                _ => *broken = true,
+            },
+            Some(Frame {
+                body: Body::Array(items),
+                ..
+            }) => items.push(value),
+            None => {}
+        }
+    }
+
+    fn close(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
+        let top_is_array = matches!(
+            self.stack.last(),
+            Some(Frame {
+                body: Body::Array(_),
+                ..
+            })
+        );
+        if c == ']' && !top_is_array {
+            // A stray `]` inside an object is skipped.
+            return Step::Nothing;
+        }
+        if c == '}' && top_is_array && self.stack.len() == 1 {
+            return Step::Nothing;
+        }
+        let want = wanted(&self.stack);
+        let Some(frame) = self.stack.pop() else {
+            return Step::Nothing;
+        };
+        let depth = self.stack.len();
+        if depth == 0 {
+            return Step::ListClosed;
+        }
+        // A `}` closing a list breaks everything around it.
+        let broken = frame.broken || (c == '}' && top_is_array);
+        // A container that closes was already shown as it stood, so a snapshot changes only
+        // when it is dropped (broken), handed over, or was an empty list of children (shown
+        // with a placeholder while open).
+        let empty_children = matches!(&frame.body, Body::Array(items) if items.is_empty())
+            && matches!(frame.key.as_deref(), Some("children" | "explicitList"));
+        self.dirty |= broken || depth == 1 || frame.anonymous || empty_children;
+        let value = match frame.body {
+            Body::Object { map, .. } => Value::Object(map),
+            Body::Array(items) => Value::Array(items),
+        };
+        if broken {
+            self.mark_broken();
+            return Step::Closed { depth, value: None };
+        }
+        self.closed_object |= value.is_object();
+        if depth == 1 || frame.anonymous {
+            // A message (or an object out of place): handed over, not kept.
+            return Step::Closed {
+                depth,
+                value: Some(value),
+            };
+        }
+        let copy = if want { Some(value.clone()) } else { None };
+        match self.stack.last_mut() {
+            Some(Frame {
+                body: Body::Object { map, key, .. },
+                fresh,
+                ..
+            }) => {
+                if let Some(k) = frame.key {
+                    fresh.push(k.clone());
+                    map.insert(k, value);
+                }
+                *key = None;
+            }
+            Some(Frame {
+                body: Body::Array(items),
+                ..
+            }) => items.push(value),
+            None => {}
+        }
+        Step::Closed { depth, value: copy }
+    }
+
+    /// The cut string being written as the value of the innermost object's pending key, as a
+    /// snapshot would show it: `(key, text)`, or `None` when there is none or `heal_string`
+    /// (called as in [`PartialJson::snapshot`]) says it waits.
+    pub(crate) fn cut_string(
+        &self,
+        heal_string: impl Fn(&str, &str, &Map<String, Value>) -> bool,
+    ) -> Option<(&str, String)> {
+        let Token::Str {
+            raw, junk: false, ..
+        } = &self.token
+        else {
+            return None;
+        };
+        let Some(Frame {
+            body:
+                Body::Object {
+                    map,
+                    key: Some(k),
+                    want_key: false,
+                },
+            ..
+        }) = self.stack.last()
+        else {
+            return None;
+        };
+        let text = decode_string(raw.trim_end(), true)?;
+        heal_string(k, &text, map).then_some((k.as_str(), text))
+    }
+
+    /// The value the container at stack index `from` would have if the stream stopped now, with
+    /// cut values healed or left out as described in the [module documentation](self).
+    /// `heal_string(key, text_so_far, enclosing_object)` decides whether a cut string is shown.
+    pub(crate) fn snapshot(
+        &self,
+        from: usize,
+        heal_string: impl Fn(&str, &str, &Map<String, Value>) -> bool,
+    ) -> Option<Value> {
+        if from >= self.stack.len() {
+            return None;
+        }
+        // What the innermost frame gains from the token in progress.
+        // Trailing white space of a cut string is not shown (the reference trims the fragment
+        // before closing it), so a chunk of spaces changes nothing.
+        let mut carry: Option<Value> = self
+            .cut_string(heal_string)
+            .map(|(_, text)| Value::String(text));
+        let mut result = None;
+        for (i, frame) in self.stack.iter().enumerate().rev() {
+            if i < from {
+                break;
+            }
+            let value = match &frame.body {
+                Body::Object { map, key, .. } => {
+                    let mut map = map.clone();
+                    if let (Some(v), Some(k)) = (carry.take(), key) {
+                        map.insert(k.clone(), v);
+                    }
+                    Value::Object(map)
+                }
+                Body::Array(items) => {
+                    let mut items = items.clone();
+                    if let Some(v) = carry.take() {
+                        items.push(v);
+                    }
+                    Value::Array(items)
+                }
+            };
+            if i == from {
+                result = Some(value);
+            } else {
+                carry = Some(value);
+                // An open container becomes the parent's pending member.
+                if let Some(parent) = self.stack.get(i - 1) {
+                    if let Body::Object { key: None, .. } = parent.body {
+                        carry = None;
+                    }
+                }
+            }
+        }
+        result
+    }
+}
+
+/// Decodes the body of a JSON string written so far. With `cut`, an escape sequence left
+/// unfinished at the end is dropped.
+fn decode_string(raw: &str, cut: bool) -> Option<String> {
+    if !raw.contains('\\') {
+        return Some(raw.to_owned());
+    }
+    let mut text = raw;
+    if cut {
+        // Drop an unfinished escape at the end (`\`, `\u12`).
+        if let Some(pos) = text.rfind('\\') {
+            let (head, tail) = text.split_at_checked(pos).unwrap_or((text, ""));
+            let backslashes = 1 + head.chars().rev().take_while(|&c| c == '\\').count();
+            let tail = tail.get(1..).unwrap_or("");
+            let unfinished = if backslashes % 2 == 1 {
+                tail.is_empty() || (tail.starts_with('u') && tail.len() < 5)
+            } else {
+                false
+            };
+            if unfinished {
+                text = head;
+            }
+        }
+    }
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    quoted.push_str(text);
+    quoted.push('"');
+    serde_json::from_str::<String>(&quoted).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn feed(p: &mut PartialJson, s: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        for c in s.chars() {
+            if !p.in_list() {
+                if c == '[' {
+                    p.open_list();
+                }
+                continue;
+            }
+            if let Step::Closed { value: Some(v), .. } = p.feed(c, |_| false) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn builds_messages_and_heals_cuttable_strings() {
+        let mut p = PartialJson::default();
+        let out = feed(
+            &mut p,
+            r#"[{"a": [1, true, null], "b": {"c": "d\n"}}, {"text": "hel"#,
+        );
+        assert_eq!(out, vec![json!({"a": [1, true, null], "b": {"c": "d\n"}})]);
+        let heal = |k: &str, _: &str, _: &Map<String, Value>| CUTTABLE_KEYS.contains(&k);
+        assert_eq!(p.snapshot(1, heal), Some(json!({"text": "hel"})));
+        feed(&mut p, r#"lo", "path": "/a"#);
+        assert_eq!(p.snapshot(1, heal), Some(json!({"text": "hello"})));
+    }
+
+    #[test]
+    fn open_containers_show_as_members() {
+        let mut p = PartialJson::default();
+        feed(&mut p, r#"[{"x": {"y": [1, {"z": 2, "w": 3"#);
+        let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
+        // The number still being written (3) is left out until it ends.
+        assert_eq!(
+            p.snapshot(1, heal),
+            Some(json!({"x": {"y": [1, {"z": 2}]}}))
+        );
+        assert_eq!(p.snapshot(3, heal), Some(json!([1, {"z": 2}])));
+    }
+
+    #[test]
+    fn cut_escape_is_dropped() {
+        assert_eq!(decode_string(r"ab\u00", true).as_deref(), Some("ab"));
+        assert_eq!(decode_string(r"ab\\", true).as_deref(), Some("ab\\"));
+        assert_eq!(decode_string(r"a\n", false).as_deref(), Some("a\n"));
+    }
+
+    #[test]
+    fn stray_closers_break_only_their_surroundings() {
+        let mut p = PartialJson::default();
+        let out = feed(&mut p, r#"[{"a": [1}}, {"b": 2}]"#);
+        assert_eq!(out, vec![json!({"b": 2})]);
+    }
+}

@@ -1,0 +1,1793 @@
+//! The progressive parser: what a renderer should show after every chunk of a model's response,
+//! following the streaming rules of the official A2UI conformance suite.
+//!
+//! [`ProgressiveParser::process_chunk`] takes the next piece of the response and returns the
+//! [`ResponsePart`]s it completed: prose outside `<a2ui-json>` blocks, and lists of A2UI messages.
+//! Inside a block, a component is shown as soon as it is reachable from its surface's root, even
+//! before its message (or the component itself) has finished arriving:
+//!
+//! * children that have not arrived yet are replaced by `loading_<id>` placeholder rows, swapped for
+//!   the real component when it comes;
+//! * a cut string under a prose key (`text`, `literalString`, `valueString`, `label`, `hint`,
+//!   `caption`, `altText`) is shown as far as it goes; ids, paths, URLs, numbers and every other
+//!   value wait until they are complete;
+//! * component updates for a surface are held until its `beginRendering` / `createSurface`;
+//! * data-model updates are passed on as their entries complete;
+//! * cycles and self-references are errors, and messages are checked against the catalog.
+//!
+//! Work per chunk is proportional to the chunk and to what is emitted: every character is looked
+//! at once, finished values are kept and never re-read, only the component being written is
+//! copied when it visibly changes, reachability grows from what changed, each component's
+//! emitted form and its check against the catalog are kept until it changes, and a data-model
+//! update is compared with what was emitted only where it grew since the last chunk.
+//!
+//! Two [`Emission`] modes: [`Emission::Official`] repeats every reachable component of a surface
+//! whenever one of them changes (and, for v0.8, every data entry so far), as the reference
+//! implementation does; [`Emission::ChangedOnly`] sends only the components and data values that
+//! are new or changed since the last step, each data value at its own `path`, so output grows
+//! linearly with the UI. A renderer that merges components by id and data by key at the path a
+//! message names ends up, after every chunk, with the same screen in both modes.
+//!
+//! ```
+//! use a2ui_stream::official::catalog::{Catalog, Version};
+//! use a2ui_stream::official::progressive::ProgressiveParser;
+//! use serde_json::json;
+//!
+//! let catalog = Catalog::new(Version::V08, json!(null), json!({"catalogId": "c", "components": {
+//!     "Text": {"type": "object"},
+//!     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
+//!     "Row": {"type": "object"}}}), json!({}));
+//! let mut parser = ProgressiveParser::new(&catalog)?;
+//! let parts = parser.process_chunk(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
+//! assert_eq!(parts[0].text.as_deref(), Some("Here: "));
+//! let parts = parser.process_chunk(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
+//! let msgs = parts[0].a2ui.as_ref().unwrap();
+//! assert_eq!(msgs[0]["surfaceUpdate"]["components"][0]["component"]["Card"]["child"], "loading_t");
+//! let parts = parser.process_chunk(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
+//! let msgs = parts[0].a2ui.as_ref().unwrap();
+//! // Every reachable component again (official mode), the placeholder swapped for the real child.
+//! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
+//!     {"id": "r", "component": {"Card": {"child": "t"}}},
+//!     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
+//! # Ok::<(), a2ui_stream::official::progressive::Error>(())
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::catalog::{Catalog, Version};
+use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
+use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
+use super::validator::{Validator, MAX_GLOBAL_DEPTH};
+
+const OPEN_TAG: &str = "<a2ui-json>";
+const CLOSE_TAG: &str = "</a2ui-json>";
+const DEFAULT_ROOT: &str = "root";
+/// Fields whose ids are swapped for placeholders while the child is missing.
+const CHILD_FIELDS: [&str; 6] = [
+    "children",
+    "explicitList",
+    "child",
+    "contentChild",
+    "entryPointChild",
+    "componentId",
+];
+
+/// One piece of what a chunk completed: prose, A2UI messages, or prose followed by messages.
+///
+/// ```
+/// use a2ui_stream::official::progressive::ResponsePart;
+/// let part = ResponsePart { text: Some("Hi".into()), a2ui: None };
+/// assert!(part.a2ui.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResponsePart {
+    /// Prose outside A2UI blocks (tags removed).
+    pub text: Option<String>,
+    /// A2UI messages, in the order they should be applied.
+    pub a2ui: Option<Vec<Value>>,
+}
+
+/// How much each step repeats.
+///
+/// ```
+/// use a2ui_stream::official::progressive::Emission;
+/// assert_ne!(Emission::Official, Emission::ChangedOnly);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Emission {
+    /// Every step carries all reachable components of the surface that changed, as the
+    /// reference implementation and the conformance suite expect.
+    #[default]
+    Official,
+    /// Every step carries only the components and data values that are new or changed since
+    /// the last step, a data value nested in a map at its own `path` (v0.8: the entries of the
+    /// map it sits in; v0.9: the value itself): what a renderer that merges components by id
+    /// and data by key needs; output grows linearly with the UI.
+    ChangedOnly,
+}
+
+/// What went wrong while parsing a response.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+/// let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+/// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Json);
+/// assert!(err.to_string().starts_with("Failed to parse JSON"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+}
+
+/// The kind of an [`Error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The JSON in a block is malformed or absent.
+    Json,
+    /// A message does not satisfy the catalog or the protocol.
+    Validation,
+    /// Components refer to themselves or form a cycle, or a surface lacks its root.
+    Topology,
+    /// The catalog's schemas do not compile.
+    Schema,
+}
+
+impl Error {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// The kind of problem.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>[{]</a2ui-json>").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Json);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The message, worded as the reference implementation words it.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json></a2ui-json>").unwrap_err();
+    /// assert!(err.message().contains("No valid JSON object"));
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Per-surface state.
+#[derive(Debug, Default)]
+struct Surface {
+    /// `beginRendering` / `createSurface` has been emitted.
+    started: bool,
+    root: Option<String>,
+    /// Latest version of every component seen, by id.
+    comps: HashMap<String, Comp>,
+    /// Counts insertions (the first self-reference reported is the earliest inserted).
+    next_seq: u64,
+    /// Components stored since the last flush.
+    touched: BTreeSet<String>,
+    /// Components that refer to themselves, by insertion: `(id, field)`.
+    self_refs: BTreeMap<u64, (String, String)>,
+    /// Ids reachable from the root (arrived or not), with their depth, sorted by id.
+    reach: BTreeMap<String, usize>,
+    /// `reach` has to be worked out again from the root.
+    reach_stale: bool,
+    /// Components showing a placeholder for an id, by that id.
+    mentioned_by: HashMap<String, BTreeSet<String>>,
+    /// Arrived components whose emitted form the catalog rejects.
+    invalid: BTreeSet<String>,
+    /// Placeholder ids, whether the catalog accepts their component, and that component.
+    placeholder_ok: HashMap<String, (bool, Value)>,
+    /// Placeholder ids already put in a message.
+    yielded_placeholders: HashSet<String>,
+    /// Changed-only mode: components whose change is not sent yet because a step was rejected.
+    pending: BTreeSet<String>,
+    /// Waiting in [`ProgressiveParser::queued`].
+    queued: bool,
+}
+
+/// A component as last seen, and what was made of it.
+#[derive(Debug)]
+struct Comp {
+    value: Value,
+    /// `children` / `explicitList` fields whose list was still open when this was taken.
+    open_lists: Vec<String>,
+    seq: u64,
+    /// Ids it refers to, as the catalog reads them.
+    refs: Vec<String>,
+    /// `refs` as the reachability last followed them (kept up to date while reachable).
+    followed: Vec<String>,
+    /// The form that is emitted: placeholders in, v0.8 paths made absolute.
+    processed: Value,
+    /// `processed` is out of date.
+    stale: bool,
+    /// Placeholder ids `processed` refers to, in order.
+    placeholders: Vec<String>,
+    /// The missing child ids behind `placeholders` (not the `loading_children_` ones).
+    missing: Vec<String>,
+    /// Bumped whenever `processed` changes (starts at 0: never processed).
+    version: u64,
+    /// The `version` last put in a message (official mode: sent or rejected, as the reference
+    /// counts it; changed-only mode: sent).
+    yielded: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Cached {
+    value: Value,
+    /// `children` / `explicitList` fields whose list was still open when this was taken.
+    open_lists: Vec<String>,
+}
+
+/// Where the message being parsed stands.
+#[derive(Debug, Default)]
+struct Current {
+    surface: Option<String>,
+    /// Components of this message that arrived before its `surfaceId`.
+    unassigned: Vec<Cached>,
+}
+
+/// The streaming parser; see the [module documentation](self).
+pub struct ProgressiveParser {
+    validator: Arc<Validator>,
+    version: Version,
+    mode: Emission,
+    in_block: bool,
+    /// Text held back because it may be the start of a tag.
+    held: String,
+    json: PartialJson,
+    found_object: bool,
+    current: Current,
+    surfaces: HashMap<String, Surface>,
+    /// Surfaces with stored changes to flush at the end of the chunk.
+    queued: Vec<String>,
+    /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
+    /// does); v0.8 entries are kept as plain values (value maps as objects).
+    emitted_data: Map<String, Value>,
+}
+
+impl fmt::Debug for ProgressiveParser {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProgressiveParser")
+            .field("version", &self.version)
+            .field("mode", &self.mode)
+            .field("in_block", &self.in_block)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Collects parts the way the reference does: messages join the last part unless it already
+/// holds prose followed by messages... (they join it in every case but after a text-only part
+/// that is followed by new text).
+#[derive(Default)]
+struct Out {
+    parts: Vec<ResponsePart>,
+}
+
+impl Out {
+    fn text(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.parts.push(ResponsePart {
+                text: Some(text.to_owned()),
+                a2ui: None,
+            });
+        }
+    }
+
+    fn message(&mut self, message: Value) {
+        match self.parts.last_mut() {
+            Some(ResponsePart {
+                a2ui: Some(list), ..
+            }) => list.push(message),
+            Some(part) => part.a2ui = Some(vec![message]),
+            None => self.parts.push(ResponsePart {
+                text: None,
+                a2ui: Some(vec![message]),
+            }),
+        }
+    }
+}
+
+impl ProgressiveParser {
+    /// A parser for the catalog's protocol version, in [`Emission::Official`] mode. Compiles the
+    /// catalog's schemas; fails (with [`ErrorKind::Schema`]) when they do not compile. To start
+    /// many parsers on one catalog, compile a [`Validator`] once and use
+    /// [`ProgressiveParser::with_validator`].
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// assert_eq!(parser.process_chunk("plain prose")?[0].text.as_deref(), Some("plain prose"));
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn new(catalog: &Catalog) -> Result<ProgressiveParser, Error> {
+        ProgressiveParser::with_emission(catalog, Emission::Official)
+    }
+
+    /// A parser with the given [`Emission`] mode; see [`ProgressiveParser::new`].
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let parser = ProgressiveParser::with_emission(&catalog, Emission::ChangedOnly)?;
+    /// assert_eq!(parser.emission(), Emission::ChangedOnly);
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn with_emission(catalog: &Catalog, mode: Emission) -> Result<ProgressiveParser, Error> {
+        let validator =
+            Validator::new(catalog).map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))?;
+        Ok(ProgressiveParser::with_validator(Arc::new(validator), mode))
+    }
+
+    /// A parser sharing an already compiled [`Validator`] (and its catalog): how a server starts
+    /// one parser per response without compiling the schemas again.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::validator::Validator;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let shared = Arc::new(Validator::new(&catalog)?);
+    /// let first = ProgressiveParser::with_validator(Arc::clone(&shared), Emission::Official);
+    /// let second = ProgressiveParser::with_validator(shared, Emission::ChangedOnly);
+    /// assert_ne!(first.emission(), second.emission());
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn with_validator(validator: Arc<Validator>, mode: Emission) -> ProgressiveParser {
+        ProgressiveParser {
+            version: validator.catalog().version(),
+            validator,
+            mode,
+            in_block: false,
+            held: String::new(),
+            json: PartialJson::default(),
+            found_object: false,
+            current: Current::default(),
+            surfaces: HashMap::new(),
+            queued: Vec::new(),
+            emitted_data: Map::new(),
+        }
+    }
+
+    /// The emission mode.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// assert_eq!(ProgressiveParser::new(&catalog).unwrap().emission(), Emission::Official);
+    /// ```
+    pub fn emission(&self) -> Emission {
+        self.mode
+    }
+
+    /// Takes the next chunk of the response and returns what it completed. After an error the
+    /// parser should be dropped.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// assert_eq!(parser.process_chunk("Hi <a2u")?[0].text.as_deref(), Some("Hi "));
+    /// assert!(parser.process_chunk("i-json>")?.is_empty());
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
+        let mut out = Out::default();
+        let mut rest: &str = chunk;
+        let held = std::mem::take(&mut self.held);
+        let joined;
+        if !held.is_empty() {
+            joined = held + chunk;
+            rest = &joined;
+        }
+        loop {
+            let tag = if self.in_block { CLOSE_TAG } else { OPEN_TAG };
+            let found = find_tag(rest, tag)
+                .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
+            if let Some((before, after)) = found {
+                if self.in_block {
+                    self.json_text(before, &mut out)?;
+                    if !self.found_object && !self.json.closed_object {
+                        return Err(Error::new(
+                            ErrorKind::Json,
+                            "Failed to parse JSON: No valid JSON object found in A2UI block.",
+                        ));
+                    }
+                    self.end_block();
+                } else {
+                    out.text(before);
+                    self.in_block = true;
+                }
+                rest = after;
+                continue;
+            }
+            // Hold back a possible start of the tag.
+            let keep = held_back(rest, tag);
+            let (now, later) = rest
+                .split_at_checked(rest.len().saturating_sub(keep))
+                .unwrap_or((rest, ""));
+            if self.in_block {
+                self.json_text(now, &mut out)?;
+            } else {
+                out.text(now);
+            }
+            self.held = later.to_owned();
+            break;
+        }
+        if self.mode == Emission::Official && self.version == Version::V08 {
+            keep_last_surface_update(&mut out.parts);
+        }
+        Ok(out.parts)
+    }
+
+    fn end_block(&mut self) {
+        self.in_block = false;
+        self.json.reset();
+        self.found_object = false;
+        self.current = Current::default();
+    }
+
+    /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
+    fn json_text(&mut self, text: &str, out: &mut Out) -> Result<(), Error> {
+        for c in text.chars() {
+            if !self.json.in_list() {
+                if c == '[' {
+                    self.json.open_list();
+                }
+                continue;
+            }
+            match self.json.feed(c, wanted_frame) {
+                Step::Nothing => {
+                    if c == '"' || c.is_ascii_digit() {
+                        self.notice_surface_id();
+                    }
+                }
+                Step::ListClosed | Step::Closed { value: None, .. } => {}
+                Step::Closed {
+                    depth,
+                    value: Some(value),
+                } => {
+                    self.found_object |= value.is_object();
+                    if depth == 1 {
+                        self.complete_message(value, out)?;
+                        self.current = Current::default();
+                    } else if value.get("id").is_none()
+                        && find_kind(&value, self.version == Version::V08).is_some()
+                    {
+                        // A message written where it does not belong is still taken.
+                        self.complete_message(value, out)?;
+                    } else {
+                        self.take_component(value, Vec::new());
+                    }
+                }
+            }
+        }
+        if self.json.in_list() && self.json.dirty {
+            self.json.dirty = false;
+            self.sniff_component();
+            self.sniff_data_model(out)?;
+        }
+        let mut queued = std::mem::take(&mut self.queued);
+        queued.sort();
+        queued.dedup();
+        for sid in queued {
+            if self.surfaces.get(&sid).is_some_and(|s| s.queued) {
+                self.flush_surface(&sid, false, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Picks up the `surfaceId` of the message being written as soon as it is complete.
+    fn notice_surface_id(&mut self) {
+        if self.current.surface.is_some() {
+            return;
+        }
+        let payload = self.json.stack.get(2);
+        let sid = match payload {
+            Some(Frame {
+                body: Body::Object { map, .. },
+                ..
+            }) => map.get("surfaceId").and_then(Value::as_str),
+            _ => None,
+        };
+        if let Some(sid) = sid {
+            let sid = sid.to_owned();
+            for cached in std::mem::take(&mut self.current.unassigned) {
+                self.store_component(&sid, cached);
+            }
+            self.current.surface = Some(sid);
+        }
+    }
+
+    /// A component object closed (or was healed): cache it if it is usable.
+    fn take_component(&mut self, comp: Value, open_lists: Vec<String>) {
+        if !self.usable_component(&comp) {
+            return;
+        }
+        let cached = Cached {
+            value: comp,
+            open_lists,
+        };
+        match self.current.surface.clone() {
+            Some(sid) => self.store_component(&sid, cached),
+            None => self.current.unassigned.push(cached),
+        }
+    }
+
+    fn store_component(&mut self, sid: &str, cached: Cached) {
+        let Some(id) = cached
+            .value
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            return;
+        };
+        let catalog = self.validator.catalog();
+        let surface = self.surfaces.entry(sid.to_owned()).or_default();
+        if surface
+            .comps
+            .get(&id)
+            .is_some_and(|c| c.value == cached.value && c.open_lists == cached.open_lists)
+        {
+            return;
+        }
+        let refs = catalog.references(&cached.value);
+        let self_ref = refs
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| (id.clone(), r.field.clone()));
+        let refs: Vec<String> = refs.iter().map(|r| r.id.to_owned()).collect();
+        let seq = match surface.comps.get_mut(&id) {
+            Some(comp) => {
+                comp.value = cached.value;
+                comp.open_lists = cached.open_lists;
+                comp.refs = refs;
+                comp.stale = true;
+                comp.seq
+            }
+            None => {
+                let seq = surface.next_seq;
+                surface.next_seq += 1;
+                surface.comps.insert(
+                    id.clone(),
+                    Comp {
+                        value: cached.value,
+                        open_lists: cached.open_lists,
+                        seq,
+                        refs,
+                        followed: Vec::new(),
+                        processed: Value::Null,
+                        stale: true,
+                        placeholders: Vec::new(),
+                        missing: Vec::new(),
+                        version: 0,
+                        yielded: 0,
+                    },
+                );
+                // Components showing a placeholder for this id now show the real thing.
+                if let Some(users) = surface.mentioned_by.get(&id) {
+                    for user in users {
+                        if let Some(comp) = surface.comps.get_mut(user) {
+                            comp.stale = true;
+                        }
+                        surface.touched.insert(user.clone());
+                    }
+                }
+                seq
+            }
+        };
+        match self_ref {
+            Some(found) => {
+                surface.self_refs.insert(seq, found);
+            }
+            None => {
+                surface.self_refs.remove(&seq);
+            }
+        }
+        surface.touched.insert(id);
+        if !surface.queued {
+            surface.queued = true;
+            self.queued.push(sid.to_owned());
+        }
+    }
+
+    /// The reference skips components holding an empty object anywhere (a property still being
+    /// written) and, for v0.8, components missing a required property.
+    fn usable_component(&self, comp: &Value) -> bool {
+        let has_id = comp
+            .get("id")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty());
+        let body = comp.get("component");
+        match body {
+            Some(Value::String(s)) => has_id && !s.is_empty() && !has_empty_object(comp),
+            Some(body @ Value::Object(typed)) => {
+                if !has_id || typed.is_empty() || has_empty_object(body) {
+                    return false;
+                }
+                let catalog = self.validator.catalog();
+                typed.iter().all(|(kind, props)| match props {
+                    Value::Object(props) => catalog
+                        .required_fields(kind)
+                        .iter()
+                        .all(|r| props.contains_key(r)),
+                    _ => true,
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// A quick look at the open component at `stack[index]`, before copying it: false when the
+    /// copy would surely be unusable (no id yet, or an object just opened and still empty).
+    fn may_be_usable(&self, index: usize) -> bool {
+        let stack = &self.json.stack;
+        let has_id = matches!(
+            stack.get(index),
+            Some(Frame { body: Body::Object { map, .. }, .. })
+                if map.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty())
+        );
+        if !has_id {
+            return false;
+        }
+        let top = stack.len().saturating_sub(1);
+        // An open object shows a member once one is finished, or through its open child, or
+        // (innermost) through a cut string it may show.
+        stack
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .all(|(i, frame)| match &frame.body {
+                Body::Object { map, key, .. } if map.is_empty() => {
+                    if i == top {
+                        self.json.cut_string(heal_component_string).is_some()
+                    } else {
+                        key.is_some()
+                    }
+                }
+                _ => true,
+            })
+    }
+
+    /// Rebuilds the component being written, if any, and caches it.
+    fn sniff_component(&mut self) {
+        let Some(index) = self
+            .json
+            .stack
+            .iter()
+            .enumerate()
+            .position(|(i, _)| i >= 1 && is_component_frame(&self.json.stack[..=i]))
+        else {
+            return;
+        };
+        if !self.may_be_usable(index) {
+            return;
+        }
+        let snapshot = self.json.snapshot(index, heal_component_string);
+        let Some(snapshot) = snapshot else { return };
+        let open_lists = self
+            .json
+            .stack
+            .iter()
+            .skip(index + 1)
+            .filter_map(|f| match (&f.key, &f.body) {
+                (Some(k), Body::Array(items))
+                    if items.is_empty() && (k == "children" || k == "explicitList") =>
+                {
+                    Some(k.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        self.take_component(snapshot, open_lists);
+    }
+
+    /// Passes on what changed in a data-model update being written.
+    fn sniff_data_model(&mut self, out: &mut Out) -> Result<(), Error> {
+        let (kind, data, entries) = match self.version {
+            Version::V08 => ("dataModelUpdate", "contents", true),
+            Version::V09 => ("updateDataModel", "value", false),
+        };
+        let is_dm = matches!(
+            self.json.stack.get(1),
+            Some(Frame { body: Body::Object { map, key, .. }, .. })
+                if key.as_deref() == Some(kind) || map.contains_key(kind)
+        );
+        if !is_dm {
+            return Ok(());
+        }
+        let mut walk = Walk {
+            emitted: &mut self.emitted_data,
+            changes: Vec::new(),
+            heal: heal_data_string,
+            want_entries: self.mode == Emission::ChangedOnly,
+        };
+        walk.message(&mut self.json, kind, data, entries);
+        let changes = walk.changes;
+        if changes.is_empty() {
+            return Ok(());
+        }
+        // The payload as it stands, for its surface and path.
+        let payload = match self.json.stack.get(2) {
+            Some(Frame {
+                key: Some(k),
+                body: Body::Object { map, .. },
+                ..
+            }) if k == kind => Some(map),
+            _ => match self.json.stack.get(1) {
+                Some(Frame {
+                    body: Body::Object { map, .. },
+                    ..
+                }) => map.get(kind).and_then(Value::as_object),
+                _ => None,
+            },
+        };
+        let sid = payload
+            .and_then(|p| p.get("surfaceId"))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .or(self.current.surface.as_deref())
+            .unwrap_or("default")
+            .to_owned();
+        let path = payload.and_then(|p| p.get("path")).cloned();
+        let mut messages = Vec::new();
+        // Messages already found acceptable.
+        let mut checked = Vec::new();
+        match (self.version, self.mode) {
+            (Version::V08, Emission::Official) => {
+                // Every entry so far, the latest per key, as the reference sends them.
+                let payload = if matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
+                {
+                    self.json.snapshot(2, heal_data_string)
+                } else {
+                    payload.map(|p| Value::Object(p.clone()))
+                };
+                let Some(Value::Array(list)) =
+                    payload.and_then(|mut p| p.get_mut(data).map(Value::take))
+                else {
+                    return Ok(());
+                };
+                let mut body = Map::new();
+                body.insert("surfaceId".into(), Value::String(sid));
+                body.insert("contents".into(), Value::Array(latest_entries(list)));
+                if let Some(path) = path {
+                    body.insert("path".into(), path);
+                }
+                messages.push(object([(kind, Value::Object(body))]));
+            }
+            (Version::V09, Emission::Official) => {
+                // The top-level keys that changed, each whole.
+                let mut delta = Map::new();
+                for change in &changes {
+                    if let Some(Seg::Key(k)) = change.path.first() {
+                        if !delta.contains_key(k) {
+                            let v = self.emitted_data.get(k).cloned().unwrap_or(Value::Null);
+                            delta.insert(k.clone(), v);
+                        }
+                    }
+                }
+                messages.push(object([
+                    ("version", Value::from("v0.9")),
+                    (
+                        kind,
+                        object([
+                            ("surfaceId", Value::String(sid)),
+                            ("value", Value::Object(delta)),
+                        ]),
+                    ),
+                ]));
+            }
+            (Version::V08, Emission::ChangedOnly) => {
+                // The changed entries, grouped by the map they sit in.
+                let base = path.as_ref().and_then(Value::as_str);
+                let mut groups: Vec<(&[Seg], Vec<Value>)> = Vec::new();
+                for change in &changes {
+                    let Some(entry) = &change.entry else { continue };
+                    let parent = change
+                        .path
+                        .split_last()
+                        .map_or(&[][..], |(_, parent)| parent);
+                    match groups.iter_mut().find(|(p, _)| *p == parent) {
+                        Some((_, list)) => list.push(entry.clone()),
+                        None => groups.push((parent, vec![entry.clone()])),
+                    }
+                }
+                for (parent, list) in groups {
+                    let mut body = Map::new();
+                    body.insert("surfaceId".into(), Value::String(sid.clone()));
+                    if !parent.is_empty() || base.is_some() {
+                        body.insert("path".into(), Value::String(pointer(base, parent)));
+                    }
+                    body.insert("contents".into(), Value::Array(list));
+                    messages.push(object([(kind, Value::Object(body))]));
+                }
+            }
+            (Version::V09, Emission::ChangedOnly) => {
+                // A change at the top goes in one message without a path, as in official
+                // mode; a deeper one at its own path (placed from the top, as the reference
+                // places partial values), or under its top-level key when the catalog does not
+                // accept a path.
+                let mut top = Map::new();
+                for change in &changes {
+                    let Some(Seg::Key(first)) = change.path.first() else {
+                        continue;
+                    };
+                    if change.path.len() > 1 {
+                        let value = value_at(&self.emitted_data, &change.path)
+                            .cloned()
+                            .unwrap_or(Value::Null);
+                        let msg = object([
+                            ("version", Value::from("v0.9")),
+                            (
+                                kind,
+                                object([
+                                    ("surfaceId", Value::from(sid.as_str())),
+                                    ("path", Value::String(pointer(None, &change.path))),
+                                    ("value", value),
+                                ]),
+                            ),
+                        ]);
+                        if self.validator.validate_with(&msg, false).is_ok() {
+                            checked.push(msg);
+                            continue;
+                        }
+                    }
+                    if !top.contains_key(first) {
+                        let v = self.emitted_data.get(first).cloned().unwrap_or(Value::Null);
+                        top.insert(first.clone(), v);
+                    }
+                }
+                if !top.is_empty() {
+                    messages.push(object([
+                        ("version", Value::from("v0.9")),
+                        (
+                            kind,
+                            object([
+                                ("surfaceId", Value::String(sid)),
+                                ("value", Value::Object(top)),
+                            ]),
+                        ),
+                    ]));
+                }
+            }
+        }
+        for msg in checked {
+            out.message(msg);
+        }
+        for msg in messages {
+            self.emit_loose(msg, out);
+        }
+        Ok(())
+    }
+
+    /// Emits a message built while streaming; one the catalog rejects is left out.
+    fn emit_loose(&mut self, msg: Value, out: &mut Out) {
+        if self.validator.validate_with(&msg, false).is_ok() {
+            out.message(msg);
+        }
+    }
+
+    /// Emits a message that arrived whole; one the catalog rejects is an error.
+    fn emit_strict(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+        self.validator
+            .validate_with(&msg, true)
+            .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
+        out.message(msg);
+        Ok(())
+    }
+
+    /// Emits a finished message that already passed the check without strict integrity: when
+    /// it holds no component list the strict check is the same check and is not run again.
+    fn emit_finished(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+        let update_key = match self.version {
+            Version::V08 => "surfaceUpdate",
+            Version::V09 => "updateComponents",
+        };
+        if msg.get(update_key).is_some() {
+            return self.emit_strict(msg, out);
+        }
+        out.message(msg);
+        Ok(())
+    }
+
+    fn complete_message(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+        self.found_object = true;
+        self.validator
+            .validate_with(&msg, false)
+            .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
+        let v08 = self.version == Version::V08;
+        let (kind, payload) = match find_kind(&msg, v08) {
+            Some(found) => found,
+            None => return self.emit_strict(msg, out),
+        };
+        let sid = match payload {
+            Value::Object(p) => p.get("surfaceId").and_then(Value::as_str),
+            Value::String(s) if kind == "deleteSurface" => Some(s.as_str()),
+            _ => None,
+        }
+        .map(str::to_owned)
+        .or_else(|| self.current.surface.clone())
+        .unwrap_or_else(|| "unknown".to_owned());
+        if self.current.surface.is_none() {
+            self.current.surface = Some(sid.clone());
+            for cached in std::mem::take(&mut self.current.unassigned) {
+                self.store_component(&sid, cached);
+            }
+        }
+        match kind {
+            "beginRendering" | "createSurface" => {
+                let root = payload
+                    .get("root")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                let surface = self.surfaces.entry(sid.clone()).or_default();
+                let root = root.or_else(|| surface.root.clone());
+                surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
+                if !surface.started {
+                    surface.started = true;
+                    self.emit_finished(msg, out)?;
+                }
+                self.flush_surface(&sid, false, out)
+            }
+            "surfaceUpdate" | "updateComponents" => {
+                let surface = self.surfaces.entry(sid.clone()).or_default();
+                if let Some(root) = payload.get("root").and_then(Value::as_str) {
+                    surface.set_root(root.to_owned());
+                } else if surface.root.is_none() && !v08 {
+                    surface.set_root(DEFAULT_ROOT.to_owned());
+                }
+                let started = surface.started;
+                if let Some(Value::Array(list)) = payload.get("components") {
+                    for comp in list {
+                        if comp.get("id").and_then(Value::as_str).is_some() {
+                            let cached = Cached {
+                                value: comp.clone(),
+                                open_lists: Vec::new(),
+                            };
+                            self.store_component(&sid, cached);
+                        }
+                    }
+                }
+                if started {
+                    self.flush_surface(&sid, true, out)?;
+                }
+                Ok(())
+            }
+            "deleteSurface" => {
+                let started = self.surfaces.get(&sid).is_some_and(|s| s.started);
+                if started {
+                    self.surfaces.remove(&sid);
+                    self.emit_finished(msg, out)?;
+                }
+                Ok(())
+            }
+            _ => {
+                // A data-model update that arrived whole: pass it on if it brings anything new.
+                if self.data_is_new(payload) {
+                    self.emit_finished(msg, out)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether a finished data-model update brings anything not emitted yet, recording it.
+    fn data_is_new(&mut self, payload: &Value) -> bool {
+        let Value::Object(payload) = payload else {
+            return true;
+        };
+        let mut fresh = Vec::new();
+        match self.version {
+            Version::V08 => match payload.get("contents") {
+                Some(Value::Array(entries)) => {
+                    for entry in entries {
+                        let Some(k) = entry.get("key").and_then(Value::as_str) else {
+                            continue;
+                        };
+                        let v = ["valueString", "valueNumber", "valueBoolean", "valueMap"]
+                            .iter()
+                            .filter_map(|f| entry.get(*f))
+                            .find(|v| truthy(v));
+                        if let (false, Some(v)) = (k.is_empty(), v) {
+                            fresh.push((k.to_owned(), v.clone()));
+                        }
+                    }
+                }
+                Some(Value::Object(map)) => {
+                    fresh.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                _ => {}
+            },
+            Version::V09 => {
+                fresh.extend(
+                    payload
+                        .iter()
+                        .filter(|(k, _)| *k != "surfaceId" && *k != "root")
+                        .map(|(k, v)| (k.clone(), v.clone())),
+                );
+            }
+        }
+        if fresh.is_empty() {
+            return true;
+        }
+        let new = fresh
+            .iter()
+            .any(|(k, v)| self.emitted_data.get(k) != Some(v));
+        if new {
+            self.emitted_data.extend(fresh);
+        }
+        new
+    }
+
+    /// Emits the components of `sid` reachable from its root, if anything changed: in official
+    /// mode all of them, in changed-only mode those that changed. Only the components stored
+    /// since the last flush (and those whose placeholders they resolve) are looked at, unless
+    /// the reachable set has to be worked out again.
+    fn flush_surface(&mut self, sid: &str, check_root: bool, out: &mut Out) -> Result<(), Error> {
+        let version = self.version;
+        let mode = self.mode;
+        let validator = Arc::clone(&self.validator);
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return Ok(());
+        };
+        surface.queued = false;
+        if !surface.started {
+            return Ok(());
+        }
+        let Some(root) = surface.root.clone() else {
+            return Ok(());
+        };
+        if check_root && !surface.comps.contains_key(&root) {
+            let kind = if version == Version::V08 {
+                "surfaceUpdate"
+            } else {
+                "updateComponents"
+            };
+            return Err(Error::new(
+                ErrorKind::Topology,
+                format!("No root component (id='{root}') found in {kind}"),
+            ));
+        }
+        if let Some((id, field)) = surface.self_refs.values().next() {
+            return Err(Error::new(
+                ErrorKind::Topology,
+                format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
+            ));
+        }
+        let touched = std::mem::take(&mut surface.touched);
+        let mut candidates = BTreeSet::new();
+        let full = surface.reach_stale
+            || (surface.reach.is_empty() && surface.comps.contains_key(&root))
+            || surface.grow(&touched, &mut candidates).is_err();
+        if full {
+            surface.reach = full_reach(surface, &root)?;
+            surface.reach_stale = false;
+            candidates.clear();
+            for id in surface.reach.keys() {
+                if let Some(comp) = surface.comps.get_mut(id) {
+                    comp.followed.clone_from(&comp.refs);
+                    candidates.insert(id.clone());
+                }
+            }
+        }
+        // Bring the emitted form of every candidate up to date.
+        let mut changed = false;
+        for id in &candidates {
+            surface.refresh(id, sid, version, &validator);
+            if let Some(comp) = surface.comps.get(id) {
+                changed |= comp.yielded != comp.version
+                    || comp
+                        .placeholders
+                        .iter()
+                        .any(|p| !surface.yielded_placeholders.contains(p));
+            }
+        }
+        // What to send: everything reachable, or what the renderer does not have yet.
+        let Surface {
+            reach,
+            comps,
+            invalid,
+            placeholder_ok,
+            yielded_placeholders,
+            pending,
+            ..
+        } = surface;
+        let fresh: Vec<String>;
+        let ids: Vec<&String> = match mode {
+            Emission::Official if changed => {
+                reach.keys().filter(|id| comps.contains_key(*id)).collect()
+            }
+            Emission::Official => return Ok(()),
+            Emission::ChangedOnly => {
+                let mut all = std::mem::take(pending);
+                all.extend(candidates);
+                fresh = all
+                    .into_iter()
+                    .filter(|id| {
+                        reach.contains_key(id)
+                            && comps.get(id).is_some_and(|c| c.yielded != c.version)
+                    })
+                    .collect();
+                fresh.iter().collect()
+            }
+        };
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut list = Vec::with_capacity(ids.len());
+        let mut extra: Vec<Value> = Vec::new();
+        let mut new_placeholders: Vec<String> = Vec::new();
+        let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
+        {
+            let mut seen: HashSet<&str> = HashSet::new();
+            for id in &ids {
+                let Some(comp) = comps.get(*id) else {
+                    continue;
+                };
+                list.push(comp.processed.clone());
+                for pid in &comp.placeholders {
+                    if !seen.insert(pid) {
+                        continue;
+                    }
+                    let known = placeholder_ok.get(pid);
+                    accepted &= known.is_some_and(|(ok, _)| *ok)
+                        && !(comps.contains_key(pid) && reach.contains_key(pid));
+                    let new = !yielded_placeholders.contains(pid);
+                    if new {
+                        new_placeholders.push(pid.clone());
+                    }
+                    if mode == Emission::Official || new {
+                        extra.push(match known {
+                            Some((_, made)) => made.clone(),
+                            None => placeholder(pid, version),
+                        });
+                    }
+                }
+            }
+        }
+        if mode == Emission::ChangedOnly && !accepted {
+            pending.extend(ids.into_iter().cloned());
+            return Ok(());
+        }
+        // Official mode counts a rejected step as sent, as the reference does.
+        for id in ids {
+            if let Some(comp) = comps.get_mut(id) {
+                comp.yielded = comp.version;
+            }
+        }
+        yielded_placeholders.extend(new_placeholders);
+        list.extend(extra);
+        if accepted {
+            out.message(wrap_components(version, sid, list));
+        }
+        Ok(())
+    }
+}
+
+impl Surface {
+    /// Sets the root; the reachable set is then worked out again.
+    fn set_root(&mut self, root: String) {
+        if self.root.as_deref() != Some(root.as_str()) {
+            self.root = Some(root);
+            self.reach_stale = true;
+        }
+    }
+
+    /// Extends `reach` with what the `touched` components now refer to, adding every component
+    /// that became reachable or changed while reachable to `candidates`. Fails (leaving `reach`
+    /// to be worked out again) when a reference went away, or one leads back into what was
+    /// reachable before (a shared child or a cycle), or the depth limit is passed.
+    fn grow(
+        &mut self,
+        touched: &BTreeSet<String>,
+        candidates: &mut BTreeSet<String>,
+    ) -> Result<(), ()> {
+        let mut added: HashSet<String> = HashSet::new();
+        for id in touched {
+            let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
+                continue;
+            };
+            candidates.insert(id.clone());
+            if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
+                return Err(());
+            }
+            let new_refs: Vec<String> = comp
+                .refs
+                .iter()
+                .filter(|r| !comp.followed.contains(r))
+                .cloned()
+                .collect();
+            for r in new_refs {
+                if self.reach.contains_key(&r) {
+                    if !added.contains(&r) {
+                        return Err(());
+                    }
+                } else {
+                    self.reach_from(r, depth + 1, &mut added, candidates)?;
+                }
+            }
+            if let Some(comp) = self.comps.get_mut(id) {
+                comp.followed.clone_from(&comp.refs);
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth-first walk from a newly reachable id through components not reachable before.
+    fn reach_from(
+        &mut self,
+        start: String,
+        depth: usize,
+        added: &mut HashSet<String>,
+        candidates: &mut BTreeSet<String>,
+    ) -> Result<(), ()> {
+        if depth > MAX_GLOBAL_DEPTH {
+            return Err(());
+        }
+        let mut on_path: HashSet<String> = HashSet::new();
+        let mut stack: Vec<WalkStep> = Vec::new();
+        self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
+        while let Some((id, depth, refs, next)) = stack.last_mut() {
+            match refs.get(*next) {
+                Some(r) => {
+                    *next += 1;
+                    let (r, child_depth) = (r.clone(), *depth + 1);
+                    if on_path.contains(&r) || child_depth > MAX_GLOBAL_DEPTH {
+                        return Err(());
+                    }
+                    if self.reach.contains_key(&r) {
+                        if added.contains(&r) {
+                            continue;
+                        }
+                        return Err(());
+                    }
+                    self.enter(r, child_depth, added, candidates, &mut on_path, &mut stack);
+                }
+                None => {
+                    let id = std::mem::take(id);
+                    let refs = std::mem::take(refs);
+                    on_path.remove(&id);
+                    if let Some(comp) = self.comps.get_mut(&id) {
+                        comp.followed = refs;
+                    }
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks `id` reachable at `depth` and puts it on the walk's stack.
+    fn enter(
+        &mut self,
+        id: String,
+        depth: usize,
+        added: &mut HashSet<String>,
+        candidates: &mut BTreeSet<String>,
+        on_path: &mut HashSet<String>,
+        stack: &mut Vec<WalkStep>,
+    ) {
+        self.reach.insert(id.clone(), depth);
+        added.insert(id.clone());
+        on_path.insert(id.clone());
+        let refs = match self.comps.get(&id) {
+            Some(comp) => {
+                candidates.insert(id.clone());
+                comp.refs.clone()
+            }
+            None => Vec::new(),
+        };
+        stack.push((id, depth, refs, 0));
+    }
+
+    /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
+    /// the catalog when it changed.
+    fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
+        let Some(comp) = self.comps.get(id) else {
+            return;
+        };
+        if !comp.stale {
+            return;
+        }
+        let mut processed = comp.value.clone();
+        let comps = &self.comps;
+        let (placeholders, missing) = process_component(
+            &mut processed,
+            &comp.open_lists,
+            |child| comps.contains_key(child),
+            version,
+        );
+        let old_missing = comp.missing.clone();
+        let same = comp.processed == processed;
+        let processed = if same {
+            None
+        } else {
+            // Its own references were checked when it was stored; a placeholder can only make
+            // it refer to itself if its id is that placeholder's.
+            let may_refer_to_itself = id
+                .strip_prefix("loading_")
+                .is_some_and(|child| missing.iter().any(|m| m == child));
+            let (back, ok) = validator.check_component(sid, processed, may_refer_to_itself);
+            if ok {
+                self.invalid.remove(id);
+            } else {
+                self.invalid.insert(id.to_owned());
+            }
+            Some(back)
+        };
+        for pid in &placeholders {
+            if !self.placeholder_ok.contains_key(pid) {
+                let (made, ok) = validator.check_component(sid, placeholder(pid, version), false);
+                self.placeholder_ok.insert(pid.clone(), (ok, made));
+            }
+        }
+        if old_missing != missing {
+            for child in old_missing.iter().filter(|c| !missing.contains(c)) {
+                if let Some(users) = self.mentioned_by.get_mut(child) {
+                    users.remove(id);
+                }
+            }
+            for child in missing.iter().filter(|c| !old_missing.contains(c)) {
+                self.mentioned_by
+                    .entry(child.clone())
+                    .or_default()
+                    .insert(id.to_owned());
+            }
+        }
+        if let Some(comp) = self.comps.get_mut(id) {
+            comp.stale = false;
+            comp.placeholders = placeholders;
+            comp.missing = missing;
+            if let Some(processed) = processed {
+                comp.processed = processed;
+                comp.version += 1;
+            }
+        }
+    }
+}
+
+/// An object from its members, moved in (the `json!` macro would copy interpolated values).
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+/// A component on a depth-first walk: id, depth, its references, the next one to follow.
+type WalkStep = (String, usize, Vec<String>, usize);
+
+/// `components` as the message that updates them on surface `sid`.
+fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value {
+    match version {
+        Version::V08 => object([(
+            "surfaceUpdate",
+            object([
+                ("surfaceId", Value::from(sid)),
+                ("components", Value::Array(components)),
+            ]),
+        )]),
+        Version::V09 => object([
+            ("version", Value::from("v0.9")),
+            (
+                "updateComponents",
+                object([
+                    ("surfaceId", Value::from(sid)),
+                    ("components", Value::Array(components)),
+                ]),
+            ),
+        ]),
+    }
+}
+
+/// The v0.8 entries a partial data-model update is sent with: for every key that has a value
+/// somewhere, its last entry, in order, pruned of what is incomplete.
+fn latest_entries(list: Vec<Value>) -> Vec<Value> {
+    let keep: Vec<bool> = {
+        fn key_of(entry: &Value) -> Option<&str> {
+            entry.get("key").and_then(Value::as_str)
+        }
+        let valued: HashSet<&str> = list
+            .iter()
+            .filter(|e| has_value(e))
+            .filter_map(key_of)
+            .collect();
+        let mut seen = HashSet::new();
+        let mut keep = vec![false; list.len()];
+        for (slot, entry) in keep.iter_mut().zip(&list).rev() {
+            if let Some(k) = key_of(entry) {
+                *slot = valued.contains(k) && seen.insert(k);
+            }
+        }
+        keep
+    };
+    list.into_iter()
+        .zip(keep)
+        .filter(|(_, keep)| *keep)
+        .filter_map(|(entry, _)| prune_entry_owned(entry))
+        .collect()
+}
+
+/// Where `tag` starts in `text`.
+fn find_tag(text: &str, tag: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'<', bytes).find(|&i| {
+        bytes
+            .get(i..)
+            .is_some_and(|b| b.starts_with(tag.as_bytes()))
+    })
+}
+
+/// How many bytes at the end of `text` may be the start of `tag` (and must wait).
+fn held_back(text: &str, tag: &str) -> usize {
+    let bytes = text.as_bytes();
+    let tail = bytes.len().saturating_sub(tag.len().saturating_sub(1));
+    let Some(lt) = bytes.get(tail..).and_then(|t| memchr::memchr(b'<', t)) else {
+        return 0;
+    };
+    let from = tail + lt;
+    (from..bytes.len())
+        .find(|&i| {
+            bytes
+                .get(i..)
+                .is_some_and(|rest| tag.as_bytes().starts_with(rest))
+        })
+        .map_or(0, |i| bytes.len() - i)
+}
+
+/// Whether a closing container must be handed over: a component, or an object out of place.
+fn wanted_frame(stack: &[Frame]) -> bool {
+    is_component_frame(stack) || stack.last().is_some_and(|f| f.anonymous)
+}
+
+/// Whether the innermost frame of `stack` is a component: an object directly in the
+/// `components` list of a message payload.
+fn is_component_frame(stack: &[Frame]) -> bool {
+    match stack {
+        [.., parent, last] => {
+            matches!(last.body, Body::Object { .. })
+                && matches!(parent.body, Body::Array(_))
+                && parent.key.as_deref() == Some("components")
+        }
+        _ => false,
+    }
+}
+
+fn heal_component_string(key: &str, text: &str, _obj: &Map<String, Value>) -> bool {
+    CUTTABLE_KEYS.contains(&key) && !(key == "valueString" && looks_like_url(text))
+}
+
+fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
+    if !CUTTABLE_KEYS.contains(&key) {
+        return false;
+    }
+    if key == "valueString" {
+        if looks_like_url(text) {
+            return false;
+        }
+        if let Some(Value::String(name)) = obj.get("key") {
+            let hints = ["url", "link", "src", "href", "image"];
+            let linky = if name.is_ascii() {
+                // The same as lower-casing first, without the copy (checked on every chunk
+                // of a cut value).
+                hints.iter().any(|w| {
+                    name.as_bytes()
+                        .windows(w.len())
+                        .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
+                })
+            } else {
+                let name = name.to_lowercase();
+                hints.iter().any(|w| name.contains(w))
+            };
+            if linky {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn looks_like_url(text: &str) -> bool {
+    ["http://", "https://", "data:", "/"]
+        .iter()
+        .any(|p| text.starts_with(p))
+}
+
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+fn has_empty_object(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.is_empty() || m.values().any(has_empty_object),
+        Value::Array(a) => a.iter().any(has_empty_object),
+        _ => false,
+    }
+}
+
+fn classify(message: &str) -> ErrorKind {
+    if message.contains("Circular") || message.contains("Self-reference") {
+        ErrorKind::Topology
+    } else {
+        ErrorKind::Validation
+    }
+}
+
+/// The message type key and its payload.
+fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
+    let kinds: &[&'static str] = if v08 {
+        &[
+            "surfaceUpdate",
+            "beginRendering",
+            "deleteSurface",
+            "dataModelUpdate",
+        ]
+    } else {
+        &[
+            "createSurface",
+            "updateComponents",
+            "deleteSurface",
+            "updateDataModel",
+        ]
+    };
+    kinds.iter().find_map(|k| msg.get(*k).map(|p| (*k, p)))
+}
+
+/// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
+/// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
+/// an error, worded as the reference words it.
+fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, Error> {
+    let mut reach = BTreeMap::new();
+    if !surface.comps.contains_key(root) {
+        return Ok(reach);
+    }
+    let refs_of = |id: &str| surface.comps.get(id).map_or(&[][..], |c| c.refs.as_slice());
+    let mut on_path: HashSet<&str> = HashSet::new();
+    // (node, depth, next edge index)
+    let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
+    reach.insert(root.to_owned(), 0);
+    on_path.insert(root);
+    while let Some((node, depth, index)) = stack.last_mut() {
+        let next = refs_of(node).get(*index);
+        *index += 1;
+        match next {
+            Some(child) => {
+                let child_depth = *depth + 1;
+                if !reach.contains_key(child.as_str()) {
+                    if child_depth > MAX_GLOBAL_DEPTH {
+                        return Err(Error::new(
+                            ErrorKind::Topology,
+                            format!(
+                                "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
+                            ),
+                        ));
+                    }
+                    reach.insert(child.clone(), child_depth);
+                    on_path.insert(child);
+                    stack.push((child, child_depth, 0));
+                } else if on_path.contains(child.as_str()) {
+                    return Err(Error::new(
+                        ErrorKind::Topology,
+                        format!("Circular reference detected involving component '{child}'"),
+                    ));
+                }
+            }
+            None => {
+                let node = *node;
+                on_path.remove(node);
+                stack.pop();
+            }
+        }
+    }
+    Ok(reach)
+}
+
+fn placeholder(id: &str, version: Version) -> Value {
+    match version {
+        Version::V08 => object([
+            ("id", Value::from(id)),
+            (
+                "component",
+                object([(
+                    "Row",
+                    object([(
+                        "children",
+                        object([("explicitList", Value::Array(Vec::new()))]),
+                    )]),
+                )]),
+            ),
+        ]),
+        Version::V09 => object([
+            ("id", Value::from(id)),
+            ("component", Value::from("Row")),
+            ("children", Value::Array(Vec::new())),
+        ]),
+    }
+}
+
+/// Swaps references to children that have not arrived (`present` says which have) for
+/// placeholder ids and, for v0.8, makes data-binding paths absolute. Returns the placeholder
+/// ids used, in order of first use, and the missing child ids behind them.
+fn process_component(
+    comp: &mut Value,
+    open_lists: &[String],
+    present: impl Fn(&str) -> bool,
+    version: Version,
+) -> (Vec<String>, Vec<String>) {
+    struct Ctx<'a, P> {
+        id: String,
+        open_lists: &'a [String],
+        present: P,
+        version: Version,
+        placeholders: Vec<String>,
+        missing: Vec<String>,
+    }
+    impl<P: Fn(&str) -> bool> Ctx<'_, P> {
+        /// The id to show for `child`: itself when present, else its placeholder.
+        fn child(&mut self, child: &mut String) {
+            if !(self.present)(child) {
+                let pid = format!("loading_{child}");
+                if !self.missing.contains(child) {
+                    self.missing.push(child.clone());
+                }
+                self.add(&pid);
+                *child = pid;
+            }
+        }
+
+        fn add(&mut self, pid: &str) {
+            if !self.placeholders.iter().any(|p| p == pid) {
+                self.placeholders.push(pid.to_owned());
+            }
+        }
+
+        fn walk(&mut self, v: &mut Value) {
+            match v {
+                Value::Object(obj) => {
+                    if self.version == Version::V08 {
+                        match obj.get("path") {
+                            Some(Value::String(p))
+                                if p.starts_with('/') && !obj.contains_key("componentId") =>
+                            {
+                                let p = p.clone();
+                                obj.clear();
+                                obj.insert("path".into(), Value::String(p));
+                            }
+                            Some(Value::String(p)) if p.starts_with('/') => {}
+                            Some(Value::String(p)) => {
+                                let p = format!("/{p}");
+                                obj.insert("path".into(), Value::String(p));
+                            }
+                            Some(other) if !other.is_null() => {
+                                let p = format!("/{other}");
+                                obj.insert("path".into(), Value::String(p));
+                            }
+                            _ => {}
+                        }
+                    }
+                    for field in CHILD_FIELDS {
+                        match obj.get_mut(field) {
+                            Some(Value::Array(items)) => {
+                                for item in items.iter_mut() {
+                                    if let Value::String(child) = item {
+                                        self.child(child);
+                                    }
+                                }
+                                if items.is_empty()
+                                    && (field == "children" || field == "explicitList")
+                                    && self.open_lists.iter().any(|f| f == field)
+                                {
+                                    let pid = format!("loading_children_{}", self.id);
+                                    self.add(&pid);
+                                    items.push(Value::String(pid));
+                                }
+                            }
+                            Some(Value::String(child)) => self.child(child),
+                            _ => {}
+                        }
+                    }
+                    for (_, child) in obj.iter_mut() {
+                        self.walk(child);
+                    }
+                }
+                Value::Array(items) => {
+                    for item in items {
+                        self.walk(item);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let id = comp
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_owned();
+    let mut ctx = Ctx {
+        id,
+        open_lists,
+        present,
+        version,
+        placeholders: Vec::new(),
+        missing: Vec::new(),
+    };
+    if let Value::Object(obj) = comp {
+        match obj.get_mut("component") {
+            Some(body @ Value::Object(_)) => ctx.walk(body),
+            _ => ctx.walk(comp),
+        }
+    }
+    (ctx.placeholders, ctx.missing)
+}
+
+/// Within each part, keeps only the last `surfaceUpdate` of each surface (each one repeats the
+/// earlier ones in full).
+fn keep_last_surface_update(parts: &mut [ResponsePart]) {
+    for part in parts {
+        let Some(list) = part.a2ui.as_mut() else {
+            continue;
+        };
+        let mut seen = HashSet::new();
+        let mut kept = Vec::with_capacity(list.len());
+        for msg in list.drain(..).rev() {
+            let sid = msg
+                .get("surfaceUpdate")
+                .and_then(|p| p.get("surfaceId"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match sid {
+                Some(sid) if !seen.insert(sid.clone()) => {}
+                _ => kept.push(msg),
+            }
+        }
+        kept.reverse();
+        *list = kept;
+    }
+}

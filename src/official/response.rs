@@ -1,0 +1,273 @@
+//! Whole-response parsing: a finished model response split into prose and A2UI JSON parts, with
+//! the usual slips in the JSON repaired.
+//!
+//! A response holds A2UI JSON between `<a2ui-json>` and `</a2ui-json>` tags, with prose around
+//! the blocks. [`parse_response`] returns one [`ResponsePart`] per block (the prose before it
+//! and the block's messages) and a last text-only part for prose after the last block.
+//! [`parse_and_fix`] reads one block: it turns smart quotes into plain ones, drops trailing commas
+//! when the JSON does not parse as written, and wraps a single message in a list.
+//!
+//! ```
+//! use a2ui_stream::official::response::{has_a2ui_parts, parse_response};
+//! use serde_json::json;
+//!
+//! let reply = "Here it is:\n<a2ui-json>\n```json\n[{\"deleteSurface\": {\"surfaceId\": \"s\"},},]\n```\n</a2ui-json>\nBye";
+//! assert!(has_a2ui_parts(reply));
+//! let parts = parse_response(reply)?;
+//! assert_eq!(parts[0].text, "Here it is:");
+//! assert_eq!(parts[0].a2ui_json, Some(vec![json!({"deleteSurface": {"surfaceId": "s"}})]));
+//! assert_eq!((parts[1].text.as_str(), parts[1].a2ui_json.is_none()), ("Bye", true));
+//! # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+//! ```
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// The tag that opens an A2UI JSON block.
+pub const OPEN_TAG: &str = "<a2ui-json>";
+/// The tag that closes an A2UI JSON block.
+pub const CLOSE_TAG: &str = "</a2ui-json>";
+
+/// One part of a response: prose, and the A2UI messages of the block that follows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResponsePart {
+    /// The prose before the block, trimmed (may be empty).
+    pub text: String,
+    /// The block's messages; `None` for prose after the last block.
+    pub a2ui_json: Option<Vec<Value>>,
+}
+
+/// A response could not be parsed; the message uses the reference implementation's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseError {
+    message: String,
+}
+
+impl ResponseError {
+    fn new(message: impl Into<String>) -> ResponseError {
+        ResponseError {
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    ///
+    /// ```
+    /// use a2ui_stream::official::response::parse_response;
+    /// let err = parse_response("<a2ui-json> </a2ui-json>").unwrap_err();
+    /// assert_eq!(err.message(), "A2UI JSON part is empty.");
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+/// Whether `content` contains both an opening and a closing A2UI tag.
+///
+/// ```
+/// use a2ui_stream::official::response::has_a2ui_parts;
+/// assert!(has_a2ui_parts("a <a2ui-json>[]</a2ui-json> b"));
+/// assert!(!has_a2ui_parts("a <a2ui-json> b"));
+/// ```
+pub fn has_a2ui_parts(content: &str) -> bool {
+    content.contains(OPEN_TAG) && content.contains(CLOSE_TAG)
+}
+
+/// Splits a complete response into parts; see the [module documentation](self).
+///
+/// Fails when the response has no complete tagged block (`A2UI tags '<a2ui-json>' and
+/// '</a2ui-json>' not found in response.`), when a block is empty once markdown fences are
+/// removed (`A2UI JSON part is empty.`), or when a block is not JSON even after repair
+/// (`Failed to parse JSON: ...`).
+///
+/// ```
+/// use a2ui_stream::official::response::parse_response;
+/// let err = parse_response("Only text.").unwrap_err();
+/// assert!(err.message().contains("not found in response"));
+/// ```
+pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError> {
+    let mut parts = Vec::new();
+    let mut last_end = 0;
+    let mut search = 0;
+    while let Some(open) = content.get(search..).and_then(|rest| rest.find(OPEN_TAG)) {
+        let body_start = search + open + OPEN_TAG.len();
+        let Some(close) = content
+            .get(body_start..)
+            .and_then(|rest| rest.find(CLOSE_TAG))
+        else {
+            break;
+        };
+        let body_end = body_start + close;
+        let text = content
+            .get(last_end..search + open)
+            .unwrap_or_default()
+            .trim();
+        let body = strip_fences(content.get(body_start..body_end).unwrap_or_default());
+        if body.is_empty() {
+            return Err(ResponseError::new("A2UI JSON part is empty."));
+        }
+        parts.push(ResponsePart {
+            text: text.to_owned(),
+            a2ui_json: Some(parse_and_fix(body)?),
+        });
+        last_end = body_end + CLOSE_TAG.len();
+        search = last_end;
+    }
+    if parts.is_empty() {
+        return Err(ResponseError::new(format!(
+            "A2UI tags '{OPEN_TAG}' and '{CLOSE_TAG}' not found in response."
+        )));
+    }
+    let trailing = content.get(last_end..).unwrap_or_default().trim();
+    if !trailing.is_empty() {
+        parts.push(ResponsePart {
+            text: trailing.to_owned(),
+            a2ui_json: None,
+        });
+    }
+    Ok(parts)
+}
+
+/// Removes surrounding whitespace and a markdown code fence (` ```json ` or ` ``` `) around a
+/// block's JSON.
+fn strip_fences(block: &str) -> &str {
+    let mut s = block.trim();
+    if let Some(rest) = s.strip_prefix("```json") {
+        s = rest;
+    } else if let Some(rest) = s.strip_prefix("```") {
+        s = rest;
+    }
+    if let Some(rest) = s.strip_suffix("```") {
+        s = rest;
+    }
+    s.trim()
+}
+
+/// Parses one block of A2UI JSON into a list of messages, repairing what models commonly get
+/// wrong: smart quotes (`“ ” ‘ ’`) become plain quotes, trailing commas before `]` or `}` are
+/// dropped if the JSON does not parse as written, and a single object is wrapped in a list.
+///
+/// ```
+/// use a2ui_stream::official::response::parse_and_fix;
+/// use serde_json::json;
+/// assert_eq!(parse_and_fix(r#"{"type": “Text”, "text": "It’s",}"#)?,
+///            vec![json!({"type": "Text", "text": "It's"})]);
+/// assert!(parse_and_fix("not json").unwrap_err().message().starts_with("Failed to parse JSON"));
+/// # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+/// ```
+pub fn parse_and_fix(payload: &str) -> Result<Vec<Value>, ResponseError> {
+    let normalized = normalize_smart_quotes(payload);
+    match parse_list(&normalized) {
+        Ok(list) => Ok(list),
+        Err(_) => parse_list(&remove_trailing_commas(&normalized)),
+    }
+}
+
+fn parse_list(payload: &str) -> Result<Vec<Value>, ResponseError> {
+    match serde_json::from_str::<Value>(payload) {
+        Ok(Value::Array(list)) => Ok(list),
+        Ok(single) => Ok(vec![single]),
+        Err(e) => Err(ResponseError::new(format!("Failed to parse JSON: {e}"))),
+    }
+}
+
+/// Replaces curly double quotes with `"` and curly single quotes with `'`, everywhere.
+///
+/// ```
+/// use a2ui_stream::official::response::normalize_smart_quotes;
+/// assert_eq!(normalize_smart_quotes("“a” ‘b’"), "\"a\" 'b'");
+/// ```
+pub fn normalize_smart_quotes(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{201C}' | '\u{201D}' => '"',
+            '\u{2018}' | '\u{2019}' => '\'',
+            c => c,
+        })
+        .collect()
+}
+
+/// Drops every comma that is followed (after optional whitespace) by `]` or `}`, outside
+/// string literals.
+///
+/// ```
+/// use a2ui_stream::official::response::remove_trailing_commas;
+/// assert_eq!(remove_trailing_commas(r#"[1, {"a": "x,]",} ,]"#), r#"[1, {"a": "x,]"} ]"#);
+/// ```
+pub fn remove_trailing_commas(json: &str) -> String {
+    let bytes = json.as_bytes();
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut copied = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' => {
+                let next = bytes
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|c| !c.is_ascii_whitespace());
+                if matches!(next, Some(b']' | b'}')) {
+                    out.push_str(json.get(copied..i).unwrap_or_default());
+                    copied = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push_str(json.get(copied..).unwrap_or_default());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn multiple_blocks_and_unclosed_tail() {
+        let parts =
+            parse_response("a<a2ui-json>[1]</a2ui-json>b<a2ui-json>{}</a2ui-json> <a2ui-json>[")
+                .unwrap();
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[1].text, "b");
+        assert_eq!(parts[1].a2ui_json, Some(vec![json!({})]));
+        assert_eq!(parts[2].text, "<a2ui-json>[");
+    }
+
+    #[test]
+    fn escaped_quote_in_string_keeps_comma() {
+        assert_eq!(
+            remove_trailing_commas(r#"["a\",]",]"#),
+            r#"["a\",]"]"#.to_owned()
+        );
+    }
+
+    #[test]
+    fn non_ascii_text_is_kept() {
+        let parts = parse_response("café ☕<a2ui-json>[\"é\",]</a2ui-json>").unwrap();
+        assert_eq!(parts[0].text, "café ☕");
+        assert_eq!(parts[0].a2ui_json, Some(vec![json!("é")]));
+    }
+}

@@ -1,0 +1,91 @@
+//! Runs `suites/validator.yaml`: every case builds a catalog from its `catalog:` block and
+//! validates each payload, expecting success or an error matching `expect_error` (a regular
+//! expression, searched in the error message).
+
+use std::path::Path;
+
+use a2ui_stream::official::catalog::Catalog;
+use a2ui_stream::official::validator::Validator;
+use serde_json::Value;
+
+/// Runs every case of `validator.yaml` under `conformance_dir`; one result per case.
+pub fn run(conformance_dir: &Path) -> Vec<(String, Result<(), String>)> {
+    let path = conformance_dir.join("suites/validator.yaml");
+    let cases = match load_suite(&path) {
+        Ok(cases) => cases,
+        Err(e) => return vec![("validator.yaml".to_owned(), Err(e))],
+    };
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let name = case
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("case #{i}"), str::to_owned);
+            (name, run_case(case, conformance_dir))
+        })
+        .collect()
+}
+
+fn load_suite(path: &Path) -> Result<Vec<Value>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let value: Value = serde_norway::from_str(&text)
+        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
+    match value {
+        Value::Array(cases) => Ok(cases),
+        _ => Err(format!("{} is not a list of cases", path.display())),
+    }
+}
+
+fn run_case(case: &Value, conformance_dir: &Path) -> Result<(), String> {
+    let action = case.get("action").and_then(Value::as_str);
+    if action != Some("validate") {
+        return Err(format!("unexpected action {action:?}"));
+    }
+    let config = case.get("catalog").ok_or("case has no catalog")?;
+    let catalog = Catalog::from_config(config, conformance_dir).map_err(|e| e.to_string())?;
+    let validator =
+        Validator::new(&catalog).map_err(|e| format!("catalog does not compile: {e}"))?;
+    let steps: Vec<&Value> = match case.get("steps").and_then(Value::as_array) {
+        Some(steps) => steps.iter().collect(),
+        None => vec![case],
+    };
+    if steps.is_empty() {
+        return Err("case has no steps".to_owned());
+    }
+    for (n, step) in steps.iter().enumerate() {
+        let payload = step
+            .get("payload")
+            .ok_or_else(|| format!("step {n} has no payload"))?;
+        let expect = step.get("expect_error").and_then(Value::as_str);
+        check(validator.validate(payload), expect).map_err(|e| format!("step {n}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn check(
+    outcome: Result<(), a2ui_stream::official::validator::ValidationError>,
+    expect: Option<&str>,
+) -> Result<(), String> {
+    match (outcome, expect) {
+        (Ok(()), None) => Ok(()),
+        (Ok(()), Some(pattern)) => Err(format!(
+            "passed, but expected an error matching {pattern:?}"
+        )),
+        (Err(e), None) => Err(format!("expected success, got error: {e}")),
+        (Err(e), Some(pattern)) => {
+            let re =
+                regex::Regex::new(pattern).map_err(|r| format!("bad pattern {pattern:?}: {r}"))?;
+            if re.is_match(e.message()) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "error {:?} does not match {pattern:?}",
+                    e.message()
+                ))
+            }
+        }
+    }
+}

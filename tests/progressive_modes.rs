@@ -1,0 +1,259 @@
+//! The two emission modes of the progressive parser tell a renderer the same thing: after every
+//! chunk, a renderer that merges components by id and data by key (at the path a message names)
+//! holds the same surfaces and data whether it was fed the official stream (every reachable
+//! component, every data entry, again and again) or the changed-only stream.
+//!
+//! Inputs: the restaurant-finder examples in several chunk sizes, and every input sequence of
+//! the official streaming suite, from `../shared/a2ui` (or `$A2UI_SHARED/a2ui`); without it the
+//! test prints one line and returns.
+#![cfg(feature = "official")]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use a2ui_stream::official::catalog::{Catalog, Version};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+use a2ui_stream::official::validator::Validator;
+use serde_json::{Map, Value};
+
+fn shared() -> Option<PathBuf> {
+    let dir = std::env::var_os("A2UI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    dir.join("a2ui/conformance/suites").is_dir().then_some(dir)
+}
+
+/// What a renderer holds: components by surface and id, data by surface.
+#[derive(Debug, Default, PartialEq)]
+struct Screen {
+    components: BTreeMap<String, BTreeMap<String, Value>>,
+    data: BTreeMap<String, Value>,
+}
+
+/// A v0.8 entry list as a map (value maps nested).
+fn entries(list: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for entry in list {
+        let Some(key) = entry.get("key").and_then(Value::as_str) else {
+            continue;
+        };
+        let value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .find_map(|f| entry.get(*f).cloned())
+            .or_else(|| match entry.get("valueMap") {
+                Some(Value::Array(inner)) => Some(Value::Object(entries(inner))),
+                _ => None,
+            });
+        if let Some(value) = value {
+            out.insert(key.to_owned(), value);
+        }
+    }
+    out
+}
+
+/// The slot at JSON pointer `path` under `root`, made on the way.
+fn slot<'a>(root: &'a mut Value, path: &str) -> &'a mut Value {
+    let mut node = root;
+    for raw in path.split('/').filter(|s| !s.is_empty()) {
+        let seg = raw.replace("~1", "/").replace("~0", "~");
+        node = match (node.is_array(), seg.parse::<usize>()) {
+            (true, Ok(i)) => {
+                let items = node.as_array_mut().unwrap();
+                if items.len() <= i {
+                    items.resize(i + 1, Value::Null);
+                }
+                &mut items[i]
+            }
+            _ => {
+                if !node.is_object() {
+                    *node = Value::Object(Map::new());
+                }
+                node.as_object_mut()
+                    .unwrap()
+                    .entry(seg)
+                    .or_insert(Value::Null)
+            }
+        };
+    }
+    node
+}
+
+fn merge(target: &mut Value, members: Map<String, Value>) {
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let map = target.as_object_mut().unwrap();
+    for (k, v) in members {
+        map.insert(k, v);
+    }
+}
+
+impl Screen {
+    fn apply(&mut self, msg: &Value) {
+        let (kind, body) = msg
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(k, _)| *k != "version")
+            .unwrap();
+        let sid = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        match kind.as_str() {
+            "beginRendering" | "createSurface" => {
+                self.components.entry(sid).or_default();
+            }
+            "surfaceUpdate" | "updateComponents" => {
+                let comps = self.components.entry(sid).or_default();
+                for c in body["components"].as_array().unwrap() {
+                    comps.insert(c["id"].as_str().unwrap().to_owned(), c.clone());
+                }
+            }
+            "dataModelUpdate" => {
+                let contents = entries(body["contents"].as_array().unwrap());
+                if contents.is_empty() {
+                    return;
+                }
+                let root = self.data.entry(sid).or_insert(Value::Null);
+                let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
+                merge(slot(root, path), contents);
+            }
+            "updateDataModel" => {
+                let root = self.data.entry(sid).or_insert(Value::Null);
+                match (body.get("path").and_then(Value::as_str), body.get("value")) {
+                    (Some(path), Some(value)) => *slot(root, path) = value.clone(),
+                    (None, Some(Value::Object(members))) => merge(root, members.clone()),
+                    _ => {}
+                }
+            }
+            "deleteSurface" => {
+                self.components.remove(&sid);
+                self.data.remove(&sid);
+            }
+            other => panic!("unexpected message {other}"),
+        }
+    }
+}
+
+/// Feeds `pieces` to both modes in step; after every piece both screens must agree. Returns the
+/// bytes of messages each mode sent, or `None` when the input is an error case.
+fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(usize, usize)> {
+    let mut official = ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
+    let mut changed =
+        ProgressiveParser::with_validator(Arc::clone(validator), Emission::ChangedOnly);
+    let (mut a, mut b) = (Screen::default(), Screen::default());
+    let (mut bytes_a, mut bytes_b) = (0, 0);
+    for (i, piece) in pieces.iter().enumerate() {
+        let (Ok(parts_a), Ok(parts_b)) =
+            (official.process_chunk(piece), changed.process_chunk(piece))
+        else {
+            return None;
+        };
+        let texts = |parts: &[a2ui_stream::official::progressive::ResponsePart]| {
+            parts
+                .iter()
+                .filter_map(|p| p.text.clone())
+                .collect::<String>()
+        };
+        assert_eq!(
+            texts(&parts_a),
+            texts(&parts_b),
+            "{label}: prose differs at step {i}"
+        );
+        for msg in parts_a.iter().filter_map(|p| p.a2ui.as_ref()).flatten() {
+            bytes_a += msg.to_string().len();
+            a.apply(msg);
+        }
+        for msg in parts_b.iter().filter_map(|p| p.a2ui.as_ref()).flatten() {
+            bytes_b += msg.to_string().len();
+            b.apply(msg);
+        }
+        assert_eq!(
+            a.components, b.components,
+            "{label}: components differ after step {i} ({piece:?})"
+        );
+        assert_eq!(
+            a.data, b.data,
+            "{label}: data differs after step {i} ({piece:?})"
+        );
+    }
+    Some((bytes_a, bytes_b))
+}
+
+fn chunks(text: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+#[test]
+fn both_modes_show_the_same_on_the_restaurant_examples() {
+    let Some(shared) = shared() else {
+        println!("skipping mode comparison: ../shared/a2ui not found");
+        return;
+    };
+    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
+        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
+            .unwrap()
+            .without_strict_validation();
+        let validator = Arc::new(Validator::new(&catalog).unwrap());
+        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for path in names {
+            let body = std::fs::read_to_string(&path).unwrap();
+            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
+            for size in [1, 4, 7, 64, text.len()] {
+                let label = format!("{} in {size} B chunks", path.display());
+                let (official, changed) =
+                    compare(&validator, &chunks(&text, size), &label).expect("example parses");
+                assert!(official > 0, "{label}: nothing sent");
+                assert!(
+                    changed <= official,
+                    "{label}: changed-only sent more ({changed} > {official})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
+    let Some(shared) = shared() else {
+        println!("skipping mode comparison: ../shared/a2ui not found");
+        return;
+    };
+    let dir = shared.join("a2ui/conformance");
+    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
+    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
+    let mut compared = 0;
+    for case in &cases {
+        let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
+        let validator = Arc::new(Validator::new(&catalog).unwrap());
+        let inputs: Vec<&str> = case["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["input"].as_str().unwrap())
+            .collect();
+        let name = case["name"].as_str().unwrap();
+        if compare(&validator, &inputs, name).is_some() {
+            compared += 1;
+        }
+    }
+    assert!(compared >= 60, "only {compared} cases ran without an error");
+}
