@@ -8,6 +8,8 @@
 mod console;
 #[path = "../examples/restaurant_finder/llm.rs"]
 mod llm;
+#[path = "../examples/restaurant_finder/official.rs"]
+mod official;
 #[path = "../examples/restaurant_finder/prompt.rs"]
 mod prompt;
 #[path = "../examples/restaurant_finder/scripted.rs"]
@@ -472,7 +474,7 @@ async fn an_invalid_ui_is_retried_once_with_the_reason() {
 #[tokio::test]
 async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
     let script: Script = Arc::new(|_req: &Value| {
-        text_payloads("Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>", 8)
+        text_payloads("Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}},{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>", 8)
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
     let agent = Agent::new(&ModelConfig {
@@ -488,6 +490,89 @@ async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
         Some(Event::RunError(e)) => assert!(e.message.contains("nowhere"), "{}", e.message),
         other => panic!("expected RUN_ERROR last, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_run_retries() {
+    let spec = official::spec_dir();
+    let validators = official::Official::load_from(&spec);
+    if !validators.has(Version::V09) {
+        println!(
+            "skipped: A2UI spec not found at {} (set A2UI_SPEC_DIR)",
+            spec.display()
+        );
+        return;
+    }
+    // A text variant the basic catalog does not have: the structural check lets it through, the
+    // catalog's schema does not.
+    let broken = {
+        let mut ui = mock_ui();
+        ui[1]["updateComponents"]["components"][1]["variant"] = json!("huge");
+        ui
+    };
+    assert!(rebuild(&broken).problems().is_empty());
+    let official_wording = "'huge' is not one of ['h1', 'h2', 'h3', 'h4', 'h5', 'caption', 'body']";
+    let retried_with = Arc::new(std::sync::Mutex::new(String::new()));
+    let seen = retried_with.clone();
+    let script: Script = Arc::new(move |req: &Value| {
+        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
+            *seen.lock().unwrap() = last_content(req);
+            text_payloads(&ui_answer(&mock_ui()), 16)
+        } else {
+            text_payloads(&ui_answer(&broken), 16)
+        }
+    });
+    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
+    let agent = Agent::with_validators(
+        &ModelConfig {
+            api_base,
+            api_key: "k".into(),
+            model: "m".into(),
+        },
+        validators,
+    );
+    assert!(agent
+        .ui_check(Version::V09)
+        .starts_with("official A2UI validator"));
+    let base = start_server(agent, Version::V09).await;
+    let events = post_run(&base, &run_input("run-o", "anything", json!({})), |_| {}).await;
+    agui::verify(&events).unwrap();
+    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
+    let reason = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
+            _ => None,
+        })
+        .expect("a retry event");
+    let reason = reason["reason"].as_str().unwrap();
+    assert!(reason.starts_with("Validation failed:"), "{reason}");
+    assert!(
+        reason.contains(&format!(
+            "messages[1].updateComponents.components[id='heading'].variant: {official_wording}"
+        )),
+        "{reason}"
+    );
+    assert!(
+        retried_with.lock().unwrap().contains(official_wording),
+        "the model should be told the validator's words"
+    );
+    assert_eq!(
+        types(&events).last().map(String::as_str),
+        Some("RUN_FINISHED")
+    );
+    assert_eq!(rebuild(&received_operations(&events)), rebuild(&mock_ui()));
+}
+
+#[test]
+fn without_the_spec_the_structural_check_is_used_and_said_so() {
+    let nowhere = std::env::temp_dir().join("a2ui-no-spec-here");
+    let validators = official::Official::load_from(&nowhere);
+    assert!(!validators.has(Version::V08) && !validators.has(Version::V09));
+    assert!(validators
+        .describe(Version::V09)
+        .starts_with("structural UI check"));
+    assert!(validators.check(Version::V09, &mock_ui()).is_none());
 }
 
 /// A console that notes, when the first component line is written, whether the model was done.

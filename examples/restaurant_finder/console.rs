@@ -117,8 +117,11 @@ pub async fn run<W: Write + Send>(
         .unwrap_or_else(|| "none".into());
     let _ = writeln!(
         out,
-        "\nsummary: first component after {first}, total {} ms, {} A2UI messages, {} bytes",
-        summary.total_ms, summary.messages, summary.bytes
+        "\nsummary: first component after {first}, total {} ms, {} A2UI messages, {} bytes, UI checked by {}",
+        summary.total_ms,
+        summary.messages,
+        summary.bytes,
+        agent.ui_check(req.version)
     );
     let _ = out.flush();
     summary

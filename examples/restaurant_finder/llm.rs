@@ -5,6 +5,7 @@
 //! [`Splitter::feed`], and whatever that call completes (prose, an A2UI message, one component) is
 //! emitted before the next delta is awaited. Tool-call deltas are emitted as they arrive too.
 
+use crate::official::Official;
 use crate::prompt;
 use crate::surface::Ui;
 use crate::tools;
@@ -15,6 +16,7 @@ use async_openai::types::chat::{CreateChatCompletionRequest, CreateChatCompletio
 use async_openai::Client;
 use futures::StreamExt;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// Most model calls one attempt makes (each tool round is one more call).
 const MAX_ROUNDS: usize = 4;
@@ -87,11 +89,13 @@ fn install_crypto_provider() {
     });
 }
 
-/// One agent: a chat-completions client and a model name. Runs are independent and may overlap.
+/// One agent: a chat-completions client, a model name and the validators its answers are checked
+/// with. Runs are independent and may overlap.
 #[derive(Clone)]
 pub struct Agent {
     client: Client<OpenAIConfig>,
     model: String,
+    official: Arc<Official>,
 }
 
 /// What a run is asked to do.
@@ -193,8 +197,15 @@ struct Attempt {
 }
 
 impl Agent {
-    /// An agent talking to the OpenAI-compatible API described by `config`.
+    /// An agent talking to the OpenAI-compatible API described by `config`, checking answers
+    /// with the official validator when the A2UI specification is found (see
+    /// [`crate::official::spec_dir`]), else with the structural check.
     pub fn new(config: &ModelConfig) -> Agent {
+        Agent::with_validators(config, Official::load())
+    }
+
+    /// An agent checking answers with `official` (an empty one: the structural check only).
+    pub fn with_validators(config: &ModelConfig, official: Official) -> Agent {
         install_crypto_provider();
         let openai = OpenAIConfig::new()
             .with_api_base(config.api_base.clone())
@@ -202,7 +213,13 @@ impl Agent {
         Agent {
             client: Client::with_config(openai),
             model: config.model.clone(),
+            official: Arc::new(official),
         }
+    }
+
+    /// Which check answers of version `v` get, for log lines.
+    pub fn ui_check(&self, v: Version) -> String {
+        self.official.describe(v)
     }
 
     /// Runs one turn: model calls, tool calls, validation, at most one retry. Every event goes to
@@ -215,7 +232,7 @@ impl Agent {
             vec![json!({ "role": "system", "content": prompt::system_prompt(req.version) })];
         conversation.extend(req.history.iter().cloned());
         let first = self.attempt(&mut conversation, sink).await?;
-        let Err(reason) = check(req.version, &first) else {
+        let Err(reason) = check(&self.official, req.version, &first) else {
             return Ok(());
         };
         // Take the rejected UI off the screen, then ask once more with the reason.
@@ -229,7 +246,7 @@ impl Agent {
         }
         conversation.push(json!({ "role": "user", "content": prompt::retry_message(&reason) }));
         let second = self.attempt(&mut conversation, sink).await?;
-        check(req.version, &second)
+        check(&self.official, req.version, &second)
             .map_err(|r| format!("the model's UI was invalid twice; last problem: {r}"))
     }
 
@@ -422,11 +439,10 @@ fn opened_surfaces(messages: &[Value]) -> Vec<String> {
     out
 }
 
-/// Validates what one attempt streamed: it must parse, be of the run's version, and rebuild into
-/// a complete UI.
-fn check(version: Version, attempt: &Attempt) -> Result<(), String> {
+/// Validates what one attempt streamed: it must parse, be of the run's version, and pass the
+/// official validator when it is loaded, else rebuild into a complete UI.
+fn check(official: &Official, version: Version, attempt: &Attempt) -> Result<(), String> {
     let mut problems = attempt.problems.clone();
-    let mut ui = Ui::new();
     for m in &attempt.messages {
         let v = m.get("version").and_then(Value::as_str);
         match (version, v) {
@@ -437,11 +453,19 @@ fn check(version: Version, attempt: &Attempt) -> Result<(), String> {
                 version.as_str()
             )),
         }
-        if let Err(e) = ui.apply(m) {
-            problems.push(format!("{e} in {m}"));
+    }
+    match official.check(version, &attempt.messages) {
+        Some(result) => problems.extend(result.err()),
+        None => {
+            let mut ui = Ui::new();
+            for m in &attempt.messages {
+                if let Err(e) = ui.apply(m) {
+                    problems.push(format!("{e} in {m}"));
+                }
+            }
+            problems.extend(ui.problems());
         }
     }
-    problems.extend(ui.problems());
     if problems.is_empty() {
         Ok(())
     } else {
@@ -473,13 +497,14 @@ mod tests {
             messages: good.clone(),
             problems: vec![],
         };
-        assert!(check(Version::V09, &ok).is_ok());
-        let err = check(Version::V08, &ok).unwrap_err();
+        assert!(check(&Official::default(), Version::V09, &ok).is_ok());
+        let err = check(&Official::default(), Version::V08, &ok).unwrap_err();
         assert!(err.contains("this run speaks v0.8"), "{err}");
         let mut dangling = good;
         dangling[1]["updateComponents"]["components"][0]["children"] =
             json!(["list-title", "ghost"]);
         let err = check(
+            &Official::default(),
             Version::V09,
             &Attempt {
                 messages: dangling,
@@ -489,6 +514,7 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("`ghost`"), "{err}");
         let err = check(
+            &Official::default(),
             Version::V09,
             &Attempt {
                 messages: vec![],

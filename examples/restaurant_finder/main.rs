@@ -14,6 +14,7 @@
 
 mod console;
 mod llm;
+mod official;
 mod prompt;
 mod scripted;
 mod server;
@@ -34,7 +35,9 @@ const USAGE: &str = "usage:
 
 environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
-  A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 5)";
+  A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 5)
+  A2UI_SPEC_DIR                                 A2UI spec for the official validator
+                                                (default ../shared/a2ui/spec; else a structural check)";
 
 /// The agent for this process: a real model when configured, else the scripted one (kept running
 /// as long as the returned guard lives).
@@ -133,7 +136,10 @@ async fn main() -> std::process::ExitCode {
             .local_addr()
             .map(|a| a.to_string())
             .unwrap_or(args.addr.clone());
-        eprintln!("AG-UI endpoint: POST http://{addr}/agent (health: GET /healthz), {what}");
+        eprintln!(
+            "AG-UI endpoint: POST http://{addr}/agent (health: GET /healthz), {what}; UI checked by {}",
+            agent.ui_check(args.version)
+        );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
