@@ -10,14 +10,14 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod support;
+
 fn shared() -> Option<PathBuf> {
-    let root = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let a2ui = root.join("a2ui");
-    if a2ui.is_dir() {
-        Some(a2ui)
+    let a2ui = support::shared_root().map(|root| root.join("a2ui"));
+    if a2ui.is_some() {
+        a2ui
     } else {
+        let a2ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/a2ui");
         println!(
             "skipped: {} not found (set A2UI_SHARED to the shared data folder)",
             a2ui.display()

@@ -14,11 +14,10 @@ use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::progressive::{ProgressiveParser, ResponsePart};
 use serde_json::Value;
 
+mod support;
+
 fn conformance_dir() -> Option<PathBuf> {
-    let shared = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = shared.join("a2ui/conformance");
+    let dir = support::shared_root()?.join("a2ui/conformance");
     dir.join("suites").is_dir().then_some(dir)
 }
 

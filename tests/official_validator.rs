@@ -8,10 +8,10 @@ use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::validator::Validator;
 use serde_json::{json, Value};
 
+mod support;
+
 fn shared_dir() -> Option<PathBuf> {
-    let shared = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let shared = support::shared_root()?;
     shared.join("a2ui/spec").is_dir().then_some(shared)
 }
 

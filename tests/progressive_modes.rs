@@ -9,7 +9,7 @@
 #![cfg(feature = "official")]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
@@ -17,10 +17,10 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
 use a2ui_stream::official::validator::Validator;
 use serde_json::{Map, Value};
 
+mod support;
+
 fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = support::shared_root()?;
     dir.join("a2ui/conformance/suites").is_dir().then_some(dir)
 }
 
