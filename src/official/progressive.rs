@@ -286,9 +286,8 @@ impl fmt::Debug for ProgressiveParser {
     }
 }
 
-/// Collects parts the way the reference does: messages join the last part unless it already
-/// holds prose followed by messages... (they join it in every case but after a text-only part
-/// that is followed by new text).
+/// Collects parts the way the reference does: prose always starts a new part; a message joins
+/// the last part (after its prose or its other messages), or starts the first one.
 #[derive(Default)]
 struct Out {
     parts: Vec<ResponsePart>,
