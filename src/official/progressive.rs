@@ -226,8 +226,9 @@ struct Comp {
     refs: Vec<String>,
     /// `refs` as the reachability last followed them (kept up to date while reachable).
     followed: Vec<String>,
-    /// The form that is emitted: placeholders in, v0.8 paths made absolute.
-    processed: Value,
+    /// The form that is emitted (placeholders in, v0.8 paths made absolute) when it differs
+    /// from `value`, or the form last emitted while `stale`; `None`: `value` itself.
+    processed: Option<Value>,
     /// `processed` is out of date.
     stale: bool,
     /// Placeholder ids `processed` refers to, in order.
@@ -285,9 +286,8 @@ impl fmt::Debug for ProgressiveParser {
     }
 }
 
-/// Collects parts the way the reference does: messages join the last part unless it already
-/// holds prose followed by messages... (they join it in every case but after a text-only part
-/// that is followed by new text).
+/// Collects parts the way the reference does: prose always starts a new part; a message joins
+/// the last part (after its prose or its other messages), or starts the first one.
 #[derive(Default)]
 struct Out {
     parts: Vec<ResponsePart>,
@@ -576,7 +576,11 @@ impl ProgressiveParser {
         let refs: Vec<String> = refs.iter().map(|r| r.id.to_owned()).collect();
         let seq = match surface.comps.get_mut(&id) {
             Some(comp) => {
-                comp.value = cached.value;
+                // Keep the form last made until it is made again (it is compared with the next).
+                let old = std::mem::replace(&mut comp.value, cached.value);
+                if comp.processed.is_none() && comp.version > 0 {
+                    comp.processed = Some(old);
+                }
                 comp.open_lists = cached.open_lists;
                 comp.refs = refs;
                 comp.stale = true;
@@ -593,7 +597,7 @@ impl ProgressiveParser {
                         seq,
                         refs,
                         followed: Vec::new(),
-                        processed: Value::Null,
+                        processed: None,
                         stale: true,
                         placeholders: Vec::new(),
                         missing: Vec::new(),
@@ -1161,7 +1165,7 @@ impl ProgressiveParser {
                 let Some(comp) = comps.get(*id) else {
                     continue;
                 };
-                list.push(comp.processed.clone());
+                list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
                         continue;
@@ -1320,12 +1324,40 @@ impl Surface {
     /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
     /// the catalog when it changed.
     fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
-        let Some(comp) = self.comps.get(id) else {
+        let Some(comp) = self.comps.get_mut(id) else {
             return;
         };
         if !comp.stale {
             return;
         }
+        if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
+            // Nothing to swap or rewrite: the component is its own emitted form.
+            let same = comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
+            comp.processed = None;
+            comp.stale = false;
+            comp.placeholders.clear();
+            let old_missing = std::mem::take(&mut comp.missing);
+            if !same {
+                let value = std::mem::take(&mut comp.value);
+                let (back, ok) = validator.check_component(sid, value, false);
+                comp.value = back;
+                comp.version += 1;
+                if ok {
+                    self.invalid.remove(id);
+                } else {
+                    self.invalid.insert(id.to_owned());
+                }
+            }
+            for child in &old_missing {
+                if let Some(users) = self.mentioned_by.get_mut(child) {
+                    users.remove(id);
+                }
+            }
+            return;
+        }
+        let Some(comp) = self.comps.get(id) else {
+            return;
+        };
         let mut processed = comp.value.clone();
         let comps = &self.comps;
         let (placeholders, missing) = process_component(
@@ -1335,7 +1367,12 @@ impl Surface {
             version,
         );
         let old_missing = comp.missing.clone();
-        let same = comp.processed == processed;
+        let last = if comp.version == 0 {
+            None
+        } else {
+            Some(comp.processed.as_ref().unwrap_or(&comp.value))
+        };
+        let same = last == Some(&processed);
         let processed = if same {
             None
         } else {
@@ -1375,11 +1412,52 @@ impl Surface {
             comp.stale = false;
             comp.placeholders = placeholders;
             comp.missing = missing;
-            if let Some(processed) = processed {
-                comp.processed = processed;
-                comp.version += 1;
+            match processed {
+                Some(processed) => {
+                    comp.processed = (processed != comp.value).then_some(processed);
+                    comp.version += 1;
+                }
+                None => {
+                    // Unchanged: keep the form, unless it is the component itself.
+                    if comp.processed.as_ref() == Some(&comp.value) {
+                        comp.processed = None;
+                    }
+                }
             }
         }
+    }
+}
+
+/// Whether making the emitted form of `comp` could change anything: it names children (which
+/// may be missing), or (v0.8) has a data-binding path that is relative or sits beside other
+/// members. Mirrors what [`process_component`] rewrites.
+fn needs_processing(comp: &Value, version: Version) -> bool {
+    fn walk(v: &Value, version: Version) -> bool {
+        match v {
+            Value::Object(obj) => {
+                if CHILD_FIELDS.iter().any(|f| obj.contains_key(*f)) {
+                    return true;
+                }
+                if version == Version::V08 {
+                    match obj.get("path") {
+                        Some(Value::String(p)) if p.starts_with('/') => {
+                            if obj.len() > 1 && !obj.contains_key("componentId") {
+                                return true;
+                            }
+                        }
+                        Some(Value::Null) | None => {}
+                        Some(_) => return true,
+                    }
+                }
+                obj.values().any(|child| walk(child, version))
+            }
+            Value::Array(items) => items.iter().any(|item| walk(item, version)),
+            _ => false,
+        }
+    }
+    match comp.get("component") {
+        Some(body @ Value::Object(_)) => walk(body, version),
+        _ => walk(comp, version),
     }
 }
 
