@@ -8,22 +8,12 @@ use a2ui_stream::agui::{sse, verify, Event, PatchOp, RunBuilder, SseReader, A2UI
 use a2ui_stream::Splitter;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 mod support;
 
 fn shared() -> Option<PathBuf> {
-    let a2ui = support::shared_root().map(|root| root.join("a2ui"));
-    if a2ui.is_some() {
-        a2ui
-    } else {
-        let a2ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/a2ui");
-        println!(
-            "skipped: {} not found (set A2UI_SHARED to the shared data folder)",
-            a2ui.display()
-        );
-        None
-    }
+    support::a2ui_or_skip()
 }
 
 /// Component ids per surface in a list of A2UI messages.

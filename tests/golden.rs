@@ -9,17 +9,7 @@ use std::path::{Path, PathBuf};
 mod support;
 
 fn shared() -> Option<PathBuf> {
-    let a2ui = support::shared_root().map(|root| root.join("a2ui"));
-    if a2ui.is_some() {
-        a2ui
-    } else {
-        let a2ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/a2ui");
-        println!(
-            "skipped: {} not found (set A2UI_SHARED to the shared data folder)",
-            a2ui.display()
-        );
-        None
-    }
+    support::a2ui_or_skip()
 }
 
 fn examples(a2ui: &Path) -> Vec<PathBuf> {

@@ -4,9 +4,20 @@ use std::path::{Path, PathBuf};
 
 /// The shared data folder — `$A2UI_SHARED`, else `../shared` beside the crate — when it holds
 /// `a2ui/`. Tests that need it print one line and skip when this is `None`.
+#[allow(dead_code)] // not every test file that includes this module needs it
 pub fn shared_root() -> Option<PathBuf> {
     let root = std::env::var_os("A2UI_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
     root.join("a2ui").is_dir().then_some(root)
+}
+
+/// `<shared>/a2ui`, or `None` after printing the one line that says the test is skipped.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn a2ui_or_skip() -> Option<PathBuf> {
+    let a2ui = shared_root().map(|root| root.join("a2ui"));
+    if a2ui.is_none() {
+        println!("skipped: the shared A2UI data (../shared/a2ui) was not found; set A2UI_SHARED to the folder that holds it");
+    }
+    a2ui
 }
