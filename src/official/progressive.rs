@@ -61,7 +61,7 @@ use serde_json::{Map, Value};
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
-use super::validator::{Validator, MAX_GLOBAL_DEPTH};
+use super::validator::{truthy, Validator, MAX_GLOBAL_DEPTH};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";
@@ -1608,17 +1608,6 @@ fn looks_like_url(text: &str) -> bool {
     ["http://", "https://", "data:", "/"]
         .iter()
         .any(|p| text.starts_with(p))
-}
-
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
 }
 
 fn has_empty_object(v: &Value) -> bool {

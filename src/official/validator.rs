@@ -482,7 +482,7 @@ impl Catalog {
 }
 
 /// Python's notion of truth for the values the checks look at.
-fn truthy(v: &Value) -> bool {
+pub(crate) fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
         Value::Bool(b) => *b,
