@@ -97,14 +97,39 @@ impl MessageKind {
 /// assert_eq!(msg.component_id(), Some("t"));
 /// assert_eq!(msg.as_bytes(), br#"{"surfaceUpdate":{"surfaceId":"main","components":[{"id":"t","component":{"Text":{"text":{"literalString":"Hi"}}}}]}}"#);
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Message {
     pub(crate) bytes: Bytes,
     pub(crate) kind: MessageKind,
     pub(crate) version: Option<Arc<str>>,
     pub(crate) surface_id: Option<Arc<str>>,
-    pub(crate) component_id: Option<Arc<str>>,
+    pub(crate) component_id: ComponentId,
 }
+
+/// Where a split-out component's `id` is: most ids have no escapes, so they are read straight
+/// out of the message's bytes and cost nothing until asked for.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum ComponentId {
+    /// Not a split-out component, or one without a string `id`.
+    #[default]
+    None,
+    /// The id's characters are `bytes[start..end]` of the message (no escapes among them).
+    InMessage { start: usize, end: usize },
+    /// An id with escapes, decoded.
+    Decoded(Arc<str>),
+}
+
+impl PartialEq for Message {
+    fn eq(&self, other: &Message) -> bool {
+        self.bytes == other.bytes
+            && self.kind == other.kind
+            && self.version == other.version
+            && self.surface_id == other.surface_id
+            && self.component_id() == other.component_id()
+    }
+}
+
+impl Eq for Message {}
 
 impl Message {
     /// The JSON text of this one message.
@@ -144,7 +169,14 @@ impl Message {
 
     /// For a component split out of a `surfaceUpdate` / `updateComponents`, its `id`.
     pub fn component_id(&self) -> Option<&str> {
-        self.component_id.as_deref()
+        match &self.component_id {
+            ComponentId::None => None,
+            ComponentId::InMessage { start, end } => self
+                .bytes
+                .get(*start..*end)
+                .and_then(|id| std::str::from_utf8(id).ok()),
+            ComponentId::Decoded(id) => Some(id),
+        }
     }
 
     /// Parses the message into a [`serde_json::Value`].
@@ -166,7 +198,7 @@ impl fmt::Debug for Message {
         f.debug_struct("Message")
             .field("kind", &self.kind)
             .field("surface_id", &self.surface_id)
-            .field("component_id", &self.component_id)
+            .field("component_id", &self.component_id())
             .field("json", &String::from_utf8_lossy(&self.bytes))
             .finish()
     }

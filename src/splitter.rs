@@ -8,6 +8,7 @@
 //! `{` and its first key while resynchronising.
 
 use crate::framing::{self, Act, Class};
+use crate::message::ComponentId;
 use crate::scan::{Lexer, Tok};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
@@ -97,10 +98,12 @@ struct Current {
     /// Stream offsets of the components array's `[` and `]`.
     array: (Option<u64>, Option<u64>),
     component_start: u64,
-    /// The component being read has an `id` (its raw bytes are in `Splitter::id_buf`).
-    has_component_id: bool,
-    /// Components read before `surfaceId` (or `version`) arrived.
-    pending: Vec<(Bytes, Option<Vec<u8>>)>,
+    /// Stream offset of the opening quote of the `id` string being read.
+    id_start: u64,
+    /// Stream offsets of the component's raw `id` string, quotes included.
+    component_id: Option<(u64, u64)>,
+    /// Components read before `surfaceId` (or `version`) arrived, with where their raw `id` is.
+    pending: Vec<(Bytes, Option<(usize, usize)>)>,
     /// At least one component went out (or was dropped as a repeat) on its own.
     split: bool,
     /// The message outgrew the size limit: read to its end, then drop it.
@@ -133,21 +136,26 @@ impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
         let hash = content_hash(bytes);
-        let ids = self.surfaces.entry(content_hash(surface)).or_default();
-        match ids.get_mut(&content_hash(id)) {
-            Some(old) if *old == hash => true,
-            Some(old) => {
-                *old = hash;
-                false
-            }
-            None => {
-                if self.tracked < MAX_TRACKED_IDS {
-                    ids.insert(content_hash(id), hash);
-                    self.tracked += 1;
-                }
-                false
-            }
+        let (surface, id) = (content_hash(surface), content_hash(id));
+        if let Some(old) = self
+            .surfaces
+            .get_mut(&surface)
+            .and_then(|ids| ids.get_mut(&id))
+        {
+            let repeat = *old == hash;
+            *old = hash;
+            return repeat;
         }
+        if self.tracked < MAX_TRACKED_IDS {
+            // A table is made only for an id that is kept, so memory stays bounded by the limit;
+            // it starts with room for a typical surface, to spare the first few regrowths.
+            self.surfaces
+                .entry(surface)
+                .or_insert_with(|| HashMap::with_capacity_and_hasher(14, FastHash))
+                .insert(id, hash);
+            self.tracked += 1;
+        }
+        false
     }
 
     fn forget(&mut self, surface: &[u8]) {
@@ -208,6 +216,49 @@ fn content_hash(bytes: &[u8]) -> u64 {
         h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
     }
     h ^ (h >> 29)
+}
+
+/// A component wrapped as a message of its own: `bytes[at..at + len]` is the component.
+struct Built {
+    bytes: Vec<u8>,
+    at: usize,
+    len: usize,
+}
+
+/// Wraps the component whose bytes are `earlier` followed by `here` (one copy, exactly sized) as
+/// `{"surfaceUpdate":{"surfaceId":S,"components":[C]}}` or
+/// `{"version":V,"updateComponents":{"surfaceId":S,"components":[C]}}`.
+fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> Built {
+    const V09: &[u8] = b"{\"version\":";
+    const V09_BODY: &[u8] = b",\"updateComponents\":{\"surfaceId\":";
+    const V08: &[u8] = b"{\"surfaceUpdate\":{\"surfaceId\":";
+    const LIST: &[u8] = b",\"components\":[";
+    const END: &[u8] = b"]}}";
+    let surface = cur.surface.as_deref().unwrap_or_default();
+    let version = cur.version.as_deref().unwrap_or(b"\"v0.9\"");
+    let v09 = cur.kind() == MessageKind::UpdateComponents;
+    let head = if v09 {
+        V09.len() + version.len() + V09_BODY.len()
+    } else {
+        V08.len()
+    };
+    let len = earlier.len() + here.len();
+    let at = head + surface.len() + LIST.len();
+    // Exactly sized, so that turning it into `Bytes` needs no second allocation.
+    let mut v = Vec::with_capacity(at + len + END.len());
+    if v09 {
+        v.extend_from_slice(V09);
+        v.extend_from_slice(version);
+        v.extend_from_slice(V09_BODY);
+    } else {
+        v.extend_from_slice(V08);
+    }
+    v.extend_from_slice(surface);
+    v.extend_from_slice(LIST);
+    v.extend_from_slice(earlier);
+    v.extend_from_slice(here);
+    v.extend_from_slice(END);
+    Built { bytes: v, at, len }
 }
 
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
@@ -291,8 +342,6 @@ pub struct Splitter {
     cur: Current,
     /// The open message's bytes from earlier chunks.
     acc: BytesMut,
-    /// Raw `id` of the component being read (reused, to spare an allocation per component).
-    id_buf: Vec<u8>,
     sent: Sent,
     out: VecDeque<Result<Event, Error>>,
 }
@@ -375,7 +424,6 @@ impl Splitter {
             capture: Capture::None,
             cur: Current::default(),
             acc: BytesMut::new(),
-            id_buf: Vec::new(),
             sent: Sent::default(),
             out: VecDeque::new(),
         }
@@ -436,11 +484,19 @@ impl Splitter {
     fn feed_chunk(&mut self, chunk: Chunk<'_>) -> Events<'_> {
         let base = self.pos;
         self.pos += chunk.len() as u64;
-        let start = if self.held.is_empty() {
+        let mut start = if self.held.is_empty() {
             0
         } else {
             self.resolve_held(&chunk, false)
         };
+        if self.keeps_message_bytes() {
+            // Inside a message, a small chunk is often all string interior or indentation.
+            start = self.lex.skip_plain(&chunk, start);
+            if start == chunk.len() {
+                self.keep_message_bytes(&chunk, base);
+                return Events(&mut self.out);
+            }
+        }
         self.run(&chunk, base, start);
         Events(&mut self.out)
     }
@@ -641,16 +697,29 @@ impl Splitter {
                 Mode::Json(_) => self.in_message(chunk, base, i),
             };
         }
-        if matches!(
+        if self.keeps_message_bytes() {
+            self.keep_message_bytes(chunk, base);
+        }
+    }
+
+    /// Whether a message is open whose bytes are being kept.
+    #[inline]
+    fn keeps_message_bytes(&self) -> bool {
+        matches!(
             self.mode,
             Mode::Json(Phase::InMessage | Phase::SeekingComponents | Phase::InComponent)
         ) && !self.cur.discard
-        {
-            let from = self.cur.start.max(base) - base;
-            self.acc.extend_from_slice(&chunk[from as usize..]);
-            if self.acc.len() > self.config.max_message_bytes {
-                self.too_large();
-            }
+    }
+
+    /// Keeps the open message's bytes in `chunk` (whose first byte is at stream offset `base`)
+    /// until the message completes.
+    #[inline]
+    fn keep_message_bytes(&mut self, chunk: &[u8], base: u64) {
+        let from = (self.cur.start.max(base) - base) as usize;
+        self.acc
+            .extend_from_slice(chunk.get(from..).unwrap_or_default());
+        if self.acc.len() > self.config.max_message_bytes {
+            self.too_large();
         }
     }
 
@@ -811,8 +880,8 @@ impl Splitter {
                     self.fail(base + pos as u64 - back, kind);
                     return pos;
                 }
-                Tok::StrStart => self.on_string_start(),
-                Tok::StrEnd => self.on_string_end(),
+                Tok::StrStart => self.on_string_start(base + pos as u64 - 1),
+                Tok::StrEnd => self.on_string_end(base + pos as u64),
                 tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
                     self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1)
                 }
@@ -847,7 +916,7 @@ impl Splitter {
             4 if object && phase == Phase::InComponent => {
                 cur.in_component = true;
                 cur.component_start = at;
-                cur.has_component_id = false;
+                cur.component_id = None;
                 cur.component_key = Key::Other;
             }
             _ => {}
@@ -873,14 +942,18 @@ impl Splitter {
             3 if object && self.cur.in_component => {
                 self.cur.in_component = false;
                 if !self.cur.discard {
-                    let bytes = self.span(chunk, base, self.cur.component_start, end);
-                    let has_id = std::mem::take(&mut self.cur.has_component_id);
+                    let start = self.cur.component_start;
+                    let id = self
+                        .cur
+                        .component_id
+                        .take()
+                        .map(|(from, to)| ((from - start) as usize, (to - start) as usize));
                     if self.cur.released() {
-                        let id = std::mem::take(&mut self.id_buf);
-                        self.emit_component(bytes, has_id.then_some(&id[..]));
-                        self.id_buf = id;
+                        let (earlier, here) = self.parts(chunk, base, start, end);
+                        let built = component_message(&self.cur, earlier, here);
+                        self.emit_component(built, id);
                     } else {
-                        let id = has_id.then(|| self.id_buf.clone());
+                        let bytes = self.span(chunk, base, start, end);
                         self.cur.pending.push((bytes, id));
                     }
                 }
@@ -890,7 +963,8 @@ impl Splitter {
         false
     }
 
-    fn on_string_start(&mut self) {
+    /// A string began; its opening quote is at stream offset `at`.
+    fn on_string_start(&mut self, at: u64) {
         let depth = self.lex.depth();
         let cur = &self.cur;
         self.capture = match (self.lex.in_key(), depth) {
@@ -902,15 +976,24 @@ impl Splitter {
             (false, 4) if cur.in_component && cur.component_key == Key::Id => Capture::ComponentId,
             _ => Capture::None,
         };
-        if self.capture != Capture::None {
-            self.lex.capture();
+        match self.capture {
+            Capture::None => {}
+            // Its bytes stay in the component; only where it is matters.
+            Capture::ComponentId => self.cur.id_start = at,
+            _ => self.lex.capture(),
         }
     }
 
-    fn on_string_end(&mut self) {
+    /// A string ended just before stream offset `end`.
+    fn on_string_end(&mut self, end: u64) {
         let target = std::mem::replace(&mut self.capture, Capture::None);
-        if target == Capture::None {
-            return;
+        match target {
+            Capture::None => return,
+            Capture::ComponentId => {
+                self.cur.component_id = Some((self.cur.id_start, end));
+                return;
+            }
+            _ => {}
         }
         let raw = self.lex.take_capture();
         let inner = raw.and_then(|r| r.get(1..r.len() - 1)).unwrap_or_default();
@@ -951,77 +1034,72 @@ impl Splitter {
                 cur.surface_str = raw.and_then(decode);
                 cur.surface = raw.map(<[u8]>::to_vec);
             }
-            Capture::ComponentId => {
-                self.id_buf.clear();
-                if let Some(raw) = raw {
-                    self.id_buf.extend_from_slice(raw);
-                    cur.has_component_id = true;
-                }
-            }
-            Capture::None => {}
+            Capture::ComponentId | Capture::None => {}
         }
         if !was_released && self.cur.released() {
             for (bytes, id) in std::mem::take(&mut self.cur.pending) {
-                self.emit_component(bytes, id.as_deref());
+                let built = component_message(&self.cur, &[], &bytes);
+                self.emit_component(built, id);
             }
         }
     }
 
-    /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`.
-    fn span(&self, chunk: &Chunk<'_>, base: u64, from: u64, to: u64) -> Bytes {
+    /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`, as the part kept
+    /// from earlier chunks and the part in this one.
+    fn parts<'a>(&'a self, chunk: &'a [u8], base: u64, from: u64, to: u64) -> (&'a [u8], &'a [u8]) {
         let end = (to - base) as usize;
         if from >= base {
-            return chunk.bytes((from - base) as usize..end);
+            let here = chunk.get((from - base) as usize..end).unwrap_or_default();
+            return (&[], here);
         }
         let skip = (from - self.cur.start) as usize;
         let earlier = self.acc.get(skip..).unwrap_or_default();
-        let mut v = Vec::with_capacity(earlier.len() + end);
+        (earlier, chunk.get(..end).unwrap_or_default())
+    }
+
+    /// The stream bytes `[from, to)` of the open message as one [`Bytes`]: a slice of a shared
+    /// chunk when they lie inside it.
+    fn span(&self, chunk: &Chunk<'_>, base: u64, from: u64, to: u64) -> Bytes {
+        if from >= base {
+            return chunk.bytes((from - base) as usize..(to - base) as usize);
+        }
+        let (earlier, here) = self.parts(chunk, base, from, to);
+        let mut v = Vec::with_capacity(earlier.len() + here.len());
         v.extend_from_slice(earlier);
-        v.extend_from_slice(&chunk[..end]);
+        v.extend_from_slice(here);
         Bytes::from(v)
     }
 
-    fn emit_component(&mut self, component: Bytes, id: Option<&[u8]>) {
+    /// Hands out a split-out component, unless it repeats one already sent on its surface.
+    /// `id` is where the component's raw `id` string lies inside the component.
+    fn emit_component(&mut self, built: Built, id: Option<(usize, usize)>) {
         let cur = &mut self.cur;
         cur.split = true;
-        let surface = cur.surface.as_deref().unwrap_or_default();
-        if let (true, Some(id)) = (self.config.dedup_components, id) {
-            if self.sent.is_repeat(surface, id, &component) {
+        let component = built.bytes.get(built.at..).unwrap_or_default();
+        let component = component.get(..built.len).unwrap_or_default();
+        let raw_id = id.and_then(|(from, to)| Some((from, component.get(from..to)?)));
+        if let (true, Some((_, raw))) = (self.config.dedup_components, raw_id) {
+            let surface = cur.surface.as_deref().unwrap_or_default();
+            if self.sent.is_repeat(surface, raw, component) {
                 return;
             }
         }
-        let kind = cur.kind();
-        const V09: &[u8] = b"{\"version\":";
-        const V09_BODY: &[u8] = b",\"updateComponents\":{\"surfaceId\":";
-        const V08: &[u8] = b"{\"surfaceUpdate\":{\"surfaceId\":";
-        const LIST: &[u8] = b",\"components\":[";
-        const END: &[u8] = b"]}}";
-        let version = cur.version.as_deref().unwrap_or(b"\"v0.9\"");
-        let head = if kind == MessageKind::UpdateComponents {
-            V09.len() + version.len() + V09_BODY.len()
-        } else {
-            V08.len()
+        let component_id = match raw_id {
+            None => ComponentId::None,
+            Some((_, raw)) if raw.contains(&b'\\') => {
+                decode(raw).map_or(ComponentId::None, ComponentId::Decoded)
+            }
+            Some((from, raw)) => ComponentId::InMessage {
+                start: built.at + from + 1,
+                end: built.at + from + raw.len().saturating_sub(1),
+            },
         };
-        // Exactly sized, so that turning it into `Bytes` needs no second allocation.
-        let mut v =
-            Vec::with_capacity(head + surface.len() + LIST.len() + component.len() + END.len());
-        if kind == MessageKind::UpdateComponents {
-            v.extend_from_slice(V09);
-            v.extend_from_slice(version);
-            v.extend_from_slice(V09_BODY);
-        } else {
-            v.extend_from_slice(V08);
-        }
-        v.extend_from_slice(surface);
-        v.extend_from_slice(LIST);
-        v.extend_from_slice(&component);
-        v.extend_from_slice(END);
         let message = Message {
-            bytes: Bytes::from(v),
-            kind,
+            bytes: Bytes::from(built.bytes),
+            kind: cur.kind(),
             version: cur.version_str.clone(),
             surface_id: cur.surface_str.clone(),
-            component_id: id.and_then(decode),
+            component_id,
         };
         self.out.push_back(Ok(Event::Message(message)));
     }
@@ -1052,7 +1130,7 @@ impl Splitter {
             kind,
             version: cur.version_str.clone(),
             surface_id: cur.surface_str.clone(),
-            component_id: None,
+            component_id: ComponentId::None,
         };
         if cur.split {
             // The components went out one by one; what else the message held goes out with an

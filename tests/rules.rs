@@ -296,6 +296,40 @@ fn repeated_identical_component_is_sent_once_changed_one_again() {
 }
 
 #[test]
+fn component_ids_are_read_whatever_their_form_and_order() {
+    // Plain, escaped, before `surfaceId` (the component waits), not a string, and absent.
+    let input = r#"{"surfaceUpdate":{"components":[{"component":{},"id":"early"}],"surfaceId":"s"}}{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"plain","component":{}},{"id":"q\"\u00e9\\","component":{}},{"id":7,"component":{}},{"component":{"id":"inner"}},{"component":{},"id":"last"}]}}"#;
+    for chunk in [1, 3, input.len()] {
+        let mut splitter = Splitter::with_config(Config::bare());
+        let mut ids = Vec::new();
+        for piece in input.as_bytes().chunks(chunk) {
+            for event in splitter.feed(piece) {
+                if let Ok(Event::Message(m)) = event {
+                    ids.push(m.component_id().map(str::to_owned));
+                }
+            }
+        }
+        let want = [
+            Some("early"),
+            Some("plain"),
+            Some("q\"\u{e9}\\"),
+            None,
+            None,
+            Some("last"),
+        ];
+        assert_eq!(ids, want.map(|id| id.map(str::to_owned)), "chunks of {chunk}");
+    }
+}
+
+#[test]
+fn an_escaped_id_repeated_is_recognised() {
+    let c = r#"{"id":"a\"b","component":{}}"#;
+    let su = format!(r#"{{"surfaceUpdate":{{"surfaceId":"s","components":[{c},{c}]}}}}"#);
+    let out = split_with(Config::bare(), su.as_bytes());
+    assert_eq!(out.messages.len(), 1, "{out:?}");
+}
+
+#[test]
 fn other_kinds_go_out_whole_with_accessors() {
     let cases = [
         (BR, MessageKind::BeginRendering, None),
