@@ -261,6 +261,27 @@ fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> Built {
     Built { bytes: v, at, len }
 }
 
+/// The stream bytes in `range` of a message that began at stream offset `start`, as the part kept
+/// in `acc` (the message's bytes from earlier chunks) and the part in `chunk` (whose first byte is
+/// at stream offset `base`).
+fn message_parts<'a>(
+    acc: &'a [u8],
+    chunk: &'a [u8],
+    start: u64,
+    base: u64,
+    range: std::ops::Range<u64>,
+) -> (&'a [u8], &'a [u8]) {
+    let in_acc = |x: u64| (x.min(base).max(start) - start) as usize;
+    let in_chunk = |x: u64| (x.max(base) - base) as usize;
+    let earlier = acc
+        .get(in_acc(range.start)..in_acc(range.end))
+        .unwrap_or_default();
+    let here = chunk
+        .get(in_chunk(range.start)..in_chunk(range.end))
+        .unwrap_or_default();
+    (earlier, here)
+}
+
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
 fn cut_char_len(s: &[u8]) -> usize {
     for back in 1..=s.len().min(3) {
@@ -1047,14 +1068,7 @@ impl Splitter {
     /// The stream bytes `[from, to)` of the open message, `to` inside `chunk`, as the part kept
     /// from earlier chunks and the part in this one.
     fn parts<'a>(&'a self, chunk: &'a [u8], base: u64, from: u64, to: u64) -> (&'a [u8], &'a [u8]) {
-        let end = (to - base) as usize;
-        if from >= base {
-            let here = chunk.get((from - base) as usize..end).unwrap_or_default();
-            return (&[], here);
-        }
-        let skip = (from - self.cur.start) as usize;
-        let earlier = self.acc.get(skip..).unwrap_or_default();
-        (earlier, chunk.get(..end).unwrap_or_default())
+        message_parts(&self.acc, chunk, self.cur.start, base, from..to)
     }
 
     /// The stream bytes `[from, to)` of the open message as one [`Bytes`]: a slice of a shared
@@ -1117,13 +1131,6 @@ impl Splitter {
             self.cur = Current::default();
             return;
         }
-        let bytes = if cur.start >= base {
-            chunk.bytes((cur.start - base) as usize..(end - base) as usize)
-        } else {
-            self.acc.extend_from_slice(&chunk[..(end - base) as usize]);
-            self.acc.split().freeze()
-        };
-        self.acc.clear();
         let kind = cur.kind();
         let message = |bytes: Bytes| Message {
             bytes,
@@ -1134,21 +1141,29 @@ impl Splitter {
         };
         if cur.split {
             // The components went out one by one; what else the message held goes out with an
-            // empty list.
+            // empty list. The message itself is not needed whole.
             if let (true, (Some(open), Some(close))) = (cur.extra_keys, cur.array) {
-                let open = (open - cur.start) as usize + 1;
-                let close = (close - cur.start) as usize;
-                if let (Some(head), Some(tail)) = (bytes.get(..open), bytes.get(close..)) {
-                    let mut v = Vec::with_capacity(head.len() + tail.len());
-                    v.extend_from_slice(head);
-                    v.extend_from_slice(tail);
-                    self.out
-                        .push_back(Ok(Event::Message(message(Bytes::from(v)))));
+                let at = |range| message_parts(&self.acc, chunk, cur.start, base, range);
+                let (head, tail) = (at(cur.start..open + 1), at(close..end));
+                let mut v =
+                    Vec::with_capacity(head.0.len() + head.1.len() + tail.0.len() + tail.1.len());
+                for part in [head.0, head.1, tail.0, tail.1] {
+                    v.extend_from_slice(part);
                 }
+                self.out
+                    .push_back(Ok(Event::Message(message(Bytes::from(v)))));
             }
         } else {
+            let bytes = if cur.start >= base {
+                chunk.bytes((cur.start - base) as usize..(end - base) as usize)
+            } else {
+                self.acc
+                    .extend_from_slice(chunk.get(..(end - base) as usize).unwrap_or_default());
+                self.acc.split().freeze()
+            };
             self.out.push_back(Ok(Event::Message(message(bytes))));
         }
+        self.acc.clear();
         if kind == MessageKind::DeleteSurface {
             if let Some(surface) = &cur.surface {
                 self.sent.forget(surface);

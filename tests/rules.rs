@@ -317,7 +317,11 @@ fn component_ids_are_read_whatever_their_form_and_order() {
             None,
             Some("last"),
         ];
-        assert_eq!(ids, want.map(|id| id.map(str::to_owned)), "chunks of {chunk}");
+        assert_eq!(
+            ids,
+            want.map(|id| id.map(str::to_owned)),
+            "chunks of {chunk}"
+        );
     }
 }
 
