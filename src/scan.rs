@@ -408,27 +408,6 @@ impl Lexer {
         }
     }
 
-    /// Consumes, from `pos`, what can never end in a token: the interior of a string (up to a
-    /// quote, backslash, control or non-ASCII byte) or whitespace between tokens. Returns where it
-    /// stopped; [`Lexer::next`] goes on from there. A chunk that lies wholly inside a string or
-    /// indentation (most small chunks of pretty-printed JSON) is consumed here alone.
-    #[inline]
-    pub(crate) fn skip_plain(&mut self, buf: &[u8], pos: usize) -> usize {
-        match self.st {
-            St::Str if self.utf8_have == 0 => {
-                let q = scan_string(buf, pos);
-                self.cap_push(buf.get(pos..q).unwrap_or_default());
-                q
-            }
-            St::Comma | St::Colon | St::Key | St::KeyOrClose | St::Value | St::ValueOrClose => {
-                let mut p = pos;
-                skip_ws(buf, &mut p);
-                p
-            }
-            _ => pos,
-        }
-    }
-
     /// Advances through `buf` from `*pos` to the next token of interest.
     #[inline]
     pub(crate) fn next(&mut self, buf: &[u8], pos: &mut usize) -> Tok {

@@ -103,7 +103,8 @@ struct Current {
     /// Stream offsets of the component's raw `id` string, quotes included.
     component_id: Option<(u64, u64)>,
     /// Components read before `surfaceId` (or `version`) arrived, with where their raw `id` is.
-    pending: Vec<(Bytes, Option<(usize, usize)>)>,
+    /// (Their stream offsets: their bytes stay in the message's buffer or the chunk.)
+    pending: Vec<(std::ops::Range<u64>, Option<(usize, usize)>)>,
     /// At least one component went out (or was dropped as a repeat) on its own.
     split: bool,
     /// The message outgrew the size limit: read to its end, then drop it.
@@ -505,19 +506,11 @@ impl Splitter {
     fn feed_chunk(&mut self, chunk: Chunk<'_>) -> Events<'_> {
         let base = self.pos;
         self.pos += chunk.len() as u64;
-        let mut start = if self.held.is_empty() {
+        let start = if self.held.is_empty() {
             0
         } else {
             self.resolve_held(&chunk, false)
         };
-        if self.keeps_message_bytes() {
-            // Inside a message, a small chunk is often all string interior or indentation.
-            start = self.lex.skip_plain(&chunk, start);
-            if start == chunk.len() {
-                self.keep_message_bytes(&chunk, base);
-                return Events(&mut self.out);
-            }
-        }
         self.run(&chunk, base, start);
         Events(&mut self.out)
     }
@@ -718,32 +711,22 @@ impl Splitter {
                 Mode::Json(_) => self.in_message(chunk, base, i),
             };
         }
-        if self.keeps_message_bytes() {
-            self.keep_message_bytes(chunk, base);
-        }
-    }
-
-    /// Whether a message is open whose bytes are being kept.
-    #[inline]
-    fn keeps_message_bytes(&self) -> bool {
-        matches!(
+        // An open message keeps its bytes until it completes.
+        if matches!(
             self.mode,
             Mode::Json(Phase::InMessage | Phase::SeekingComponents | Phase::InComponent)
         ) && !self.cur.discard
-    }
-
-    /// Keeps the open message's bytes in `chunk` (whose first byte is at stream offset `base`)
-    /// until the message completes.
-    #[inline]
-    fn keep_message_bytes(&mut self, chunk: &[u8], base: u64) {
-        let from = (self.cur.start.max(base) - base) as usize;
-        self.acc
-            .extend_from_slice(chunk.get(from..).unwrap_or_default());
-        if self.acc.len() > self.config.max_message_bytes {
-            self.too_large();
+        {
+            let from = (self.cur.start.max(base) - base) as usize;
+            self.acc
+                .extend_from_slice(chunk.get(from..).unwrap_or_default());
+            if self.acc.len() > self.config.max_message_bytes {
+                self.too_large();
+            }
         }
     }
 
+    #[inline(never)]
     fn too_large(&mut self) {
         let limit = self.config.max_message_bytes;
         self.error(
@@ -755,6 +738,7 @@ impl Splitter {
         self.acc.clear();
     }
 
+    #[inline(never)]
     fn prose(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         loop {
@@ -784,6 +768,7 @@ impl Splitter {
         }
     }
 
+    #[inline(never)]
     fn tag_attributes(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let Mode::TagAttributes { mut quote, mut len } = self.mode else {
             return i;
@@ -813,6 +798,7 @@ impl Splitter {
         chunk.len()
     }
 
+    #[inline(never)]
     fn seeking_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         for (k, &b) in chunk[i..].iter().enumerate() {
             let j = i + k;
@@ -858,6 +844,7 @@ impl Splitter {
         chunk.len()
     }
 
+    #[inline(never)]
     fn resync(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         while let Some(k) = memchr2(b'{', b'<', &chunk[from..]) {
@@ -875,6 +862,7 @@ impl Splitter {
     }
 
     /// Abandons the open message after a broken rule at `offset`.
+    #[inline(never)]
     fn fail(&mut self, offset: u64, kind: ErrorKind) {
         self.error(offset, kind);
         self.cur = Current::default();
@@ -902,7 +890,7 @@ impl Splitter {
                     return pos;
                 }
                 Tok::StrStart => self.on_string_start(base + pos as u64 - 1),
-                Tok::StrEnd => self.on_string_end(base + pos as u64),
+                Tok::StrEnd => self.on_string_end(chunk, base, pos),
                 tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
                     self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1)
                 }
@@ -915,6 +903,7 @@ impl Splitter {
         }
     }
 
+    #[inline(never)]
     fn on_open(&mut self, object: bool, at: u64) {
         let depth = self.lex.depth();
         let phase = self.phase();
@@ -945,6 +934,7 @@ impl Splitter {
     }
 
     /// Returns `true` when the message closed.
+    #[inline(never)]
     fn on_close(&mut self, object: bool, chunk: &Chunk<'_>, base: u64, pos: usize) -> bool {
         let end = base + pos as u64;
         match self.lex.depth() {
@@ -974,8 +964,7 @@ impl Splitter {
                         let built = component_message(&self.cur, earlier, here);
                         self.emit_component(built, id);
                     } else {
-                        let bytes = self.span(chunk, base, start, end);
-                        self.cur.pending.push((bytes, id));
+                        self.cur.pending.push((start..end, id));
                     }
                 }
             }
@@ -985,6 +974,7 @@ impl Splitter {
     }
 
     /// A string began; its opening quote is at stream offset `at`.
+    #[inline(never)]
     fn on_string_start(&mut self, at: u64) {
         let depth = self.lex.depth();
         let cur = &self.cur;
@@ -1005,8 +995,10 @@ impl Splitter {
         }
     }
 
-    /// A string ended just before stream offset `end`.
-    fn on_string_end(&mut self, end: u64) {
+    /// A string ended just before `chunk[pos]` (`chunk` begins at stream offset `base`).
+    #[inline(never)]
+    fn on_string_end(&mut self, chunk: &[u8], base: u64, pos: usize) {
+        let end = base + pos as u64;
         let target = std::mem::replace(&mut self.capture, Capture::None);
         match target {
             Capture::None => return,
@@ -1058,8 +1050,9 @@ impl Splitter {
             Capture::ComponentId | Capture::None => {}
         }
         if !was_released && self.cur.released() {
-            for (bytes, id) in std::mem::take(&mut self.cur.pending) {
-                let built = component_message(&self.cur, &[], &bytes);
+            for (range, id) in std::mem::take(&mut self.cur.pending) {
+                let (earlier, here) = self.parts(chunk, base, range.start, range.end);
+                let built = component_message(&self.cur, earlier, here);
                 self.emit_component(built, id);
             }
         }
@@ -1071,21 +1064,9 @@ impl Splitter {
         message_parts(&self.acc, chunk, self.cur.start, base, from..to)
     }
 
-    /// The stream bytes `[from, to)` of the open message as one [`Bytes`]: a slice of a shared
-    /// chunk when they lie inside it.
-    fn span(&self, chunk: &Chunk<'_>, base: u64, from: u64, to: u64) -> Bytes {
-        if from >= base {
-            return chunk.bytes((from - base) as usize..(to - base) as usize);
-        }
-        let (earlier, here) = self.parts(chunk, base, from, to);
-        let mut v = Vec::with_capacity(earlier.len() + here.len());
-        v.extend_from_slice(earlier);
-        v.extend_from_slice(here);
-        Bytes::from(v)
-    }
-
     /// Hands out a split-out component, unless it repeats one already sent on its surface.
     /// `id` is where the component's raw `id` string lies inside the component.
+    #[inline(never)]
     fn emit_component(&mut self, built: Built, id: Option<(usize, usize)>) {
         let cur = &mut self.cur;
         cur.split = true;
@@ -1118,6 +1099,7 @@ impl Splitter {
         self.out.push_back(Ok(Event::Message(message)));
     }
 
+    #[inline(never)]
     fn message_done(&mut self, chunk: &Chunk<'_>, base: u64, end: u64) {
         self.mode = Mode::Json(Phase::SeekingMessage);
         let cur = std::mem::take(&mut self.cur);
