@@ -101,30 +101,44 @@ impl MessageKind {
 pub struct Message {
     pub(crate) bytes: Bytes,
     pub(crate) kind: MessageKind,
-    pub(crate) version: Option<Arc<str>>,
-    pub(crate) surface_id: Option<Arc<str>>,
-    pub(crate) component_id: ComponentId,
+    pub(crate) version: Field,
+    pub(crate) surface_id: Field,
+    pub(crate) component_id: Field,
 }
 
-/// Where a split-out component's `id` is: most ids have no escapes, so they are read straight
-/// out of the message's bytes and cost nothing until asked for.
+/// A string the message carries (`version`, `surfaceId`, a component's `id`). Most have no
+/// escapes, so they are read straight out of the message's bytes and cost nothing until asked
+/// for.
 #[derive(Debug, Clone, Default)]
-pub(crate) enum ComponentId {
-    /// Not a split-out component, or one without a string `id`.
+pub(crate) enum Field {
+    /// Absent (or not a string).
     #[default]
     None,
-    /// The id's characters are `bytes[start..end]` of the message (no escapes among them).
-    InMessage { start: usize, end: usize },
-    /// An id with escapes, decoded.
+    /// The raw JSON string, quotes included, is `bytes[start..end]` of the message; it has no
+    /// escapes.
+    Raw { start: usize, end: usize },
+    /// A string with escapes (or one not among the message's bytes), decoded.
     Decoded(Arc<str>),
+}
+
+impl Field {
+    fn get<'a>(&'a self, bytes: &'a [u8]) -> Option<&'a str> {
+        match self {
+            Field::None => None,
+            Field::Raw { start, end } => bytes
+                .get(start + 1..end.saturating_sub(1))
+                .and_then(|s| std::str::from_utf8(s).ok()),
+            Field::Decoded(s) => Some(s),
+        }
+    }
 }
 
 impl PartialEq for Message {
     fn eq(&self, other: &Message) -> bool {
         self.bytes == other.bytes
             && self.kind == other.kind
-            && self.version == other.version
-            && self.surface_id == other.surface_id
+            && self.version() == other.version()
+            && self.surface_id() == other.surface_id()
             && self.component_id() == other.component_id()
     }
 }
@@ -159,24 +173,17 @@ impl Message {
 
     /// The `version` field (`"v0.9"`), when the message has one.
     pub fn version(&self) -> Option<&str> {
-        self.version.as_deref()
+        self.version.get(&self.bytes)
     }
 
     /// The `surfaceId` of the message body, when it has one.
     pub fn surface_id(&self) -> Option<&str> {
-        self.surface_id.as_deref()
+        self.surface_id.get(&self.bytes)
     }
 
     /// For a component split out of a `surfaceUpdate` / `updateComponents`, its `id`.
     pub fn component_id(&self) -> Option<&str> {
-        match &self.component_id {
-            ComponentId::None => None,
-            ComponentId::InMessage { start, end } => self
-                .bytes
-                .get(*start..*end)
-                .and_then(|id| std::str::from_utf8(id).ok()),
-            ComponentId::Decoded(id) => Some(id),
-        }
+        self.component_id.get(&self.bytes)
     }
 
     /// Parses the message into a [`serde_json::Value`].
@@ -197,7 +204,7 @@ impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Message")
             .field("kind", &self.kind)
-            .field("surface_id", &self.surface_id)
+            .field("surface_id", &self.surface_id())
             .field("component_id", &self.component_id())
             .field("json", &String::from_utf8_lossy(&self.bytes))
             .finish()

@@ -8,7 +8,7 @@
 //! `{` and its first key while resynchronising.
 
 use crate::framing::{self, Act, Class};
-use crate::message::ComponentId;
+use crate::message::Field;
 use crate::scan::{Lexer, Tok};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
@@ -77,6 +77,10 @@ enum Key {
     Id,
 }
 
+/// A component waiting for its message's `surfaceId` (or `version`): its stream offsets, and
+/// where its raw `id` lies inside it.
+type Pending = (std::ops::Range<u64>, Option<(usize, usize)>);
+
 /// What is known about the message being read.
 #[derive(Debug, Default)]
 struct Current {
@@ -88,11 +92,10 @@ struct Current {
     component_key: Key,
     in_body: bool,
     in_component: bool,
-    version: Option<Vec<u8>>,
-    surface: Option<Vec<u8>>,
-    /// `version` and `surface` decoded, once.
-    version_str: Option<Arc<str>>,
-    surface_str: Option<Arc<str>>,
+    version: Option<Captured>,
+    surface: Option<Captured>,
+    /// Stream offset of the opening quote of the string being captured.
+    string_start: u64,
     /// Keys besides the kind, `version`, `surfaceId` and `components`.
     extra_keys: bool,
     /// Stream offsets of the components array's `[` and `]`.
@@ -104,7 +107,7 @@ struct Current {
     component_id: Option<(u64, u64)>,
     /// Components read before `surfaceId` (or `version`) arrived, with where their raw `id` is.
     /// (Their stream offsets: their bytes stay in the message's buffer or the chunk.)
-    pending: Vec<(std::ops::Range<u64>, Option<(usize, usize)>)>,
+    pending: Vec<Pending>,
     /// At least one component went out (or was dropped as a repeat) on its own.
     split: bool,
     /// The message outgrew the size limit: read to its end, then drop it.
@@ -116,10 +119,53 @@ impl Current {
         self.kind.unwrap_or(MessageKind::Unknown)
     }
 
+    /// The raw `surfaceId` string (quotes included), or nothing.
+    fn surface_raw(&self) -> &[u8] {
+        self.surface.as_ref().map_or(&[], |c| &c.raw[..])
+    }
+
     /// Whether split-out components can go out now.
     fn released(&self) -> bool {
         self.surface.is_some()
             && (self.kind() == MessageKind::SurfaceUpdate || self.version.is_some())
+    }
+}
+
+/// A string value of the message kept for what follows: `version` or `surfaceId`.
+#[derive(Debug)]
+struct Captured {
+    /// The raw JSON string, quotes included.
+    raw: Vec<u8>,
+    /// Stream offset of its opening quote.
+    at: u64,
+    /// Decoded, when it has escapes (otherwise its raw bytes are its text).
+    decoded: Option<Arc<str>>,
+}
+
+impl Captured {
+    fn new(raw: &[u8], at: u64) -> Captured {
+        Captured {
+            raw: raw.to_vec(),
+            at,
+            decoded: if raw.contains(&b'\\') {
+                decode(raw)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// The message field for this string, when a copy of its raw bytes starts at `offset` in the
+    /// message's bytes (`None`: they are not there).
+    fn field(&self, offset: Option<usize>) -> Field {
+        match (&self.decoded, offset) {
+            (Some(text), _) => Field::Decoded(Arc::clone(text)),
+            (None, Some(start)) => Field::Raw {
+                start,
+                end: start + self.raw.len(),
+            },
+            (None, None) => decode(&self.raw).map_or(Field::None, Field::Decoded),
+        }
     }
 }
 
@@ -219,11 +265,14 @@ fn content_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// A component wrapped as a message of its own: `bytes[at..at + len]` is the component.
+/// A component wrapped as a message of its own: `bytes[at..at + len]` is the component, and the
+/// raw `surfaceId` (and `version`, when the message has it) begin at the offsets given.
 struct Built {
     bytes: Vec<u8>,
     at: usize,
     len: usize,
+    surface_at: usize,
+    version_at: Option<usize>,
 }
 
 /// Wraps the component whose bytes are `earlier` followed by `here` (one copy, exactly sized) as
@@ -235,8 +284,11 @@ fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> Built {
     const V08: &[u8] = b"{\"surfaceUpdate\":{\"surfaceId\":";
     const LIST: &[u8] = b",\"components\":[";
     const END: &[u8] = b"]}}";
-    let surface = cur.surface.as_deref().unwrap_or_default();
-    let version = cur.version.as_deref().unwrap_or(b"\"v0.9\"");
+    let surface = cur.surface_raw();
+    let version = cur
+        .version
+        .as_ref()
+        .map_or(&b"\"v0.9\""[..], |c| &c.raw[..]);
     let v09 = cur.kind() == MessageKind::UpdateComponents;
     let head = if v09 {
         V09.len() + version.len() + V09_BODY.len()
@@ -259,7 +311,13 @@ fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> Built {
     v.extend_from_slice(earlier);
     v.extend_from_slice(here);
     v.extend_from_slice(END);
-    Built { bytes: v, at, len }
+    Built {
+        bytes: v,
+        at,
+        len,
+        surface_at: head,
+        version_at: v09.then_some(V09.len()),
+    }
 }
 
 /// The stream bytes in `range` of a message that began at stream offset `start`, as the part kept
@@ -903,7 +961,6 @@ impl Splitter {
         }
     }
 
-    #[inline(never)]
     fn on_open(&mut self, object: bool, at: u64) {
         let depth = self.lex.depth();
         let phase = self.phase();
@@ -974,7 +1031,6 @@ impl Splitter {
     }
 
     /// A string began; its opening quote is at stream offset `at`.
-    #[inline(never)]
     fn on_string_start(&mut self, at: u64) {
         let depth = self.lex.depth();
         let cur = &self.cur;
@@ -991,7 +1047,10 @@ impl Splitter {
             Capture::None => {}
             // Its bytes stay in the component; only where it is matters.
             Capture::ComponentId => self.cur.id_start = at,
-            _ => self.lex.capture(),
+            _ => {
+                self.cur.string_start = at;
+                self.lex.capture();
+            }
         }
     }
 
@@ -1039,14 +1098,8 @@ impl Splitter {
             Capture::ComponentKey => {
                 cur.component_key = if inner == b"id" { Key::Id } else { Key::Other };
             }
-            Capture::Version => {
-                cur.version_str = raw.and_then(decode);
-                cur.version = raw.map(<[u8]>::to_vec);
-            }
-            Capture::SurfaceId => {
-                cur.surface_str = raw.and_then(decode);
-                cur.surface = raw.map(<[u8]>::to_vec);
-            }
+            Capture::Version => cur.version = raw.map(|r| Captured::new(r, cur.string_start)),
+            Capture::SurfaceId => cur.surface = raw.map(|r| Captured::new(r, cur.string_start)),
             Capture::ComponentId | Capture::None => {}
         }
         if !was_released && self.cur.released() {
@@ -1074,26 +1127,26 @@ impl Splitter {
         let component = component.get(..built.len).unwrap_or_default();
         let raw_id = id.and_then(|(from, to)| Some((from, component.get(from..to)?)));
         if let (true, Some((_, raw))) = (self.config.dedup_components, raw_id) {
-            let surface = cur.surface.as_deref().unwrap_or_default();
-            if self.sent.is_repeat(surface, raw, component) {
+            if self.sent.is_repeat(cur.surface_raw(), raw, component) {
                 return;
             }
         }
         let component_id = match raw_id {
-            None => ComponentId::None,
+            None => Field::None,
             Some((_, raw)) if raw.contains(&b'\\') => {
-                decode(raw).map_or(ComponentId::None, ComponentId::Decoded)
+                decode(raw).map_or(Field::None, Field::Decoded)
             }
-            Some((from, raw)) => ComponentId::InMessage {
-                start: built.at + from + 1,
-                end: built.at + from + raw.len().saturating_sub(1),
+            Some((from, raw)) => Field::Raw {
+                start: built.at + from,
+                end: built.at + from + raw.len(),
             },
         };
+        let field = |c: &Option<Captured>, at| c.as_ref().map_or(Field::None, |c| c.field(at));
         let message = Message {
             bytes: Bytes::from(built.bytes),
             kind: cur.kind(),
-            version: cur.version_str.clone(),
-            surface_id: cur.surface_str.clone(),
+            version: field(&cur.version, built.version_at),
+            surface_id: field(&cur.surface, Some(built.surface_at)),
             component_id,
         };
         self.out.push_back(Ok(Event::Message(message)));
@@ -1114,12 +1167,17 @@ impl Splitter {
             return;
         }
         let kind = cur.kind();
-        let message = |bytes: Bytes| Message {
-            bytes,
-            kind,
-            version: cur.version_str.clone(),
-            surface_id: cur.surface_str.clone(),
-            component_id: ComponentId::None,
+        // `offset` maps a stream offset in the message to one in the bytes handed out.
+        let message = |bytes: Bytes, offset: &dyn Fn(u64) -> Option<usize>| {
+            let field =
+                |c: &Option<Captured>| c.as_ref().map_or(Field::None, |c| c.field(offset(c.at)));
+            Message {
+                version: field(&cur.version),
+                surface_id: field(&cur.surface),
+                bytes,
+                kind,
+                component_id: Field::None,
+            }
         };
         if cur.split {
             // The components went out one by one; what else the message held goes out with an
@@ -1132,8 +1190,14 @@ impl Splitter {
                 for part in [head.0, head.1, tail.0, tail.1] {
                     v.extend_from_slice(part);
                 }
+                // What lay after the list moved back by the list's length.
+                let offset = |at: u64| match at {
+                    _ if at <= open => Some((at - cur.start) as usize),
+                    _ if at >= close => Some((open + 1 - cur.start + (at - close)) as usize),
+                    _ => None,
+                };
                 self.out
-                    .push_back(Ok(Event::Message(message(Bytes::from(v)))));
+                    .push_back(Ok(Event::Message(message(Bytes::from(v), &offset))));
             }
         } else {
             let bytes = if cur.start >= base {
@@ -1143,13 +1207,13 @@ impl Splitter {
                     .extend_from_slice(chunk.get(..(end - base) as usize).unwrap_or_default());
                 self.acc.split().freeze()
             };
-            self.out.push_back(Ok(Event::Message(message(bytes))));
+            let offset = |at: u64| Some((at - cur.start) as usize);
+            self.out
+                .push_back(Ok(Event::Message(message(bytes, &offset))));
         }
         self.acc.clear();
-        if kind == MessageKind::DeleteSurface {
-            if let Some(surface) = &cur.surface {
-                self.sent.forget(surface);
-            }
+        if kind == MessageKind::DeleteSurface && cur.surface.is_some() {
+            self.sent.forget(cur.surface_raw());
         }
     }
 }

@@ -326,6 +326,77 @@ fn component_ids_are_read_whatever_their_form_and_order() {
 }
 
 #[test]
+fn accessors_read_version_and_surface_wherever_they_are() {
+    // Keys in every order, escaped and plain values, and the rest of a split message (here its
+    // `surfaceId` and `version` come after the list, so they move in the bytes handed out).
+    let input = concat!(
+        r#"{"updateComponents":{"components":[{"id":"a","component":"Row"}],"note":1,"surfaceId":"plain"},"version":"v0.9"}"#,
+        r#"{"version":"v\u0030.9","updateComponents":{"surfaceId":"s\"1","components":[{"id":"b","component":"Row"}],"note":2}}"#,
+        r#"{"surfaceUpdate":{"surfaceId":"old","components":[{"id":"c","component":{}}]},"version":"v0.8"}"#,
+        r#"{"deleteSurface":{"surfaceId":"gone"}}"#,
+    );
+    let want = [
+        (
+            MessageKind::UpdateComponents,
+            Some("v0.9"),
+            Some("plain"),
+            Some("a"),
+        ),
+        (
+            MessageKind::UpdateComponents,
+            Some("v0.9"),
+            Some("plain"),
+            None,
+        ),
+        (
+            MessageKind::UpdateComponents,
+            Some("v0.9"),
+            Some("s\"1"),
+            Some("b"),
+        ),
+        (
+            MessageKind::UpdateComponents,
+            Some("v0.9"),
+            Some("s\"1"),
+            None,
+        ),
+        // The component goes out as soon as `surfaceId` is known, before `version` comes.
+        (MessageKind::SurfaceUpdate, None, Some("old"), Some("c")),
+        (MessageKind::DeleteSurface, None, Some("gone"), None),
+    ];
+    for chunk in [1, 5, input.len()] {
+        let mut splitter = Splitter::with_config(Config::bare());
+        let mut got = Vec::new();
+        for piece in input.as_bytes().chunks(chunk) {
+            for event in splitter.feed(piece) {
+                let Ok(Event::Message(m)) = event else {
+                    panic!("{event:?}")
+                };
+                let text = |s: Option<&str>| s.map(str::to_owned);
+                got.push((
+                    m.kind(),
+                    text(m.version()),
+                    text(m.surface_id()),
+                    text(m.component_id()),
+                ));
+            }
+        }
+        let want: Vec<_> = want
+            .iter()
+            .map(|&(k, v, s, c)| {
+                (
+                    k,
+                    v.map(str::to_owned),
+                    s.map(str::to_owned),
+                    c.map(str::to_owned),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "chunks of {chunk}");
+    }
+}
+
+#[test]
 fn an_escaped_id_repeated_is_recognised() {
     let c = r#"{"id":"a\"b","component":{}}"#;
     let su = format!(r#"{{"surfaceUpdate":{{"surfaceId":"s","components":[{c},{c}]}}}}"#);
