@@ -440,10 +440,12 @@ pub struct Events<'a>(&'a mut VecDeque<Result<Event, Error>>);
 impl Iterator for Events<'_> {
     type Item = Result<Event, Error>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.pop_front()
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.0.len(), Some(self.0.len()))
     }
@@ -451,6 +453,7 @@ impl Iterator for Events<'_> {
 
 impl Drop for Events<'_> {
     /// Events not taken are dropped with the iterator, as with `drain`.
+    #[inline]
     fn drop(&mut self) {
         if !self.0.is_empty() {
             self.0.clear();
@@ -537,6 +540,7 @@ impl Splitter {
     /// let second: Vec<_> = splitter.feed(b"corn>").collect();
     /// assert_eq!(second, [Ok(Event::Text("<a2uicorn>".into()))]);
     /// ```
+    #[inline]
     pub fn feed(&mut self, chunk: &[u8]) -> Events<'_> {
         self.feed_chunk(Chunk {
             data: chunk,
@@ -554,6 +558,7 @@ impl Splitter {
     /// let Some(Ok(Event::Message(m))) = splitter.feed_bytes(chunk.clone()).next() else { panic!() };
     /// assert_eq!(m.as_bytes().as_ptr(), chunk[11..].as_ptr()); // same memory
     /// ```
+    #[inline]
     pub fn feed_bytes(&mut self, chunk: Bytes) -> Events<'_> {
         self.feed_chunk(Chunk {
             data: &chunk,
