@@ -6,6 +6,11 @@
 //! ever looked at again are a held-back probe of at most [`Config::max_held_bytes`] (a possible
 //! tag, fence or delimiter cut by a chunk boundary) and, after an error, the few bytes between a
 //! `{` and its first key while resynchronising.
+//!
+//! Message bytes are copied at most once more: an open message's bytes from earlier chunks are
+//! kept in one buffer, and a split-out component is written straight into its message from that
+//! buffer and the chunk. The handlers of tokens, message ends and framing modes are kept out of
+//! line (`#[inline(never)]`), so that the loop walking the bytes stays small.
 
 use crate::framing::{self, Act, Class};
 use crate::message::Field;
