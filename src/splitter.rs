@@ -1106,7 +1106,13 @@ impl Splitter {
                 }
             }
             Capture::ComponentKey => {
-                cur.component_key = if inner == b"id" { Key::Id } else { Key::Other };
+                cur.component_key = if inner == b"id" {
+                    // A repeated `id` replaces the earlier one, even when it is not a string.
+                    cur.component_id = None;
+                    Key::Id
+                } else {
+                    Key::Other
+                };
             }
             Capture::Version => cur.version = raw.map(|r| Captured::new(r, cur.string_start)),
             Capture::SurfaceId => cur.surface = raw.map(|r| Captured::new(r, cur.string_start)),

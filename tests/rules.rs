@@ -298,7 +298,7 @@ fn repeated_identical_component_is_sent_once_changed_one_again() {
 #[test]
 fn component_ids_are_read_whatever_their_form_and_order() {
     // Plain, escaped, before `surfaceId` (the component waits), not a string, and absent.
-    let input = r#"{"surfaceUpdate":{"components":[{"component":{},"id":"early"}],"surfaceId":"s"}}{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"plain","component":{}},{"id":"q\"\u00e9\\","component":{}},{"id":7,"component":{}},{"component":{"id":"inner"}},{"component":{},"id":"last"}]}}"#;
+    let input = r#"{"surfaceUpdate":{"components":[{"component":{},"id":"early"}],"surfaceId":"s"}}{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"plain","component":{}},{"id":"q\"\u00e9\\","component":{}},{"id":7,"component":{}},{"component":{"id":"inner"}},{"component":{},"id":"last"},{"id":"twice","component":{},"id":7}]}}"#;
     for chunk in [1, 3, input.len()] {
         let mut splitter = Splitter::with_config(Config::bare());
         let mut ids = Vec::new();
@@ -316,6 +316,8 @@ fn component_ids_are_read_whatever_their_form_and_order() {
             None,
             None,
             Some("last"),
+            // A later `id` replaces the first, even when it is not a string.
+            None,
         ];
         assert_eq!(
             ids,

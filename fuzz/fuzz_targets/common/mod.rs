@@ -161,5 +161,23 @@ pub fn check_message(m: &Message) {
             m.surface_id().is_some(),
             "split component without surface: {text}"
         );
+        // What the accessors say is what the bytes say.
+        let body = obj.get(kind.key());
+        fn text_of(v: Option<&serde_json::Value>) -> Option<&str> {
+            v.and_then(|v| v.as_str())
+        }
+        assert_eq!(
+            text_of(list[0].get("id")),
+            m.component_id(),
+            "component id: {text}"
+        );
+        assert_eq!(
+            text_of(body.and_then(|b| b.get("surfaceId"))),
+            m.surface_id(),
+            "surface id: {text}"
+        );
+        if kind == a2ui_stream::MessageKind::UpdateComponents {
+            assert_eq!(text_of(obj.get("version")), m.version(), "version: {text}");
+        }
     }
 }
