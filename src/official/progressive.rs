@@ -52,7 +52,7 @@
 //! # Ok::<(), a2ui_stream::official::progressive::Error>(())
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -61,6 +61,7 @@ use serde_json::{Map, Value};
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
+use super::quick_hash::{QuickMap, QuickSet};
 use super::validator::{truthy, Validator, MAX_GLOBAL_DEPTH};
 
 const OPEN_TAG: &str = "<a2ui-json>";
@@ -190,7 +191,7 @@ struct Surface {
     started: bool,
     root: Option<String>,
     /// Latest version of every component seen, by id.
-    comps: HashMap<String, Comp>,
+    comps: QuickMap<String, Comp>,
     /// Counts insertions (the first self-reference reported is the earliest inserted).
     next_seq: u64,
     /// Components stored since the last flush.
@@ -202,13 +203,13 @@ struct Surface {
     /// `reach` has to be worked out again from the root.
     reach_stale: bool,
     /// Components showing a placeholder for an id, by that id.
-    mentioned_by: HashMap<String, BTreeSet<String>>,
+    mentioned_by: QuickMap<String, BTreeSet<String>>,
     /// Arrived components whose emitted form the catalog rejects.
     invalid: BTreeSet<String>,
     /// Placeholder ids, whether the catalog accepts their component, and that component.
-    placeholder_ok: HashMap<String, (bool, Value)>,
+    placeholder_ok: QuickMap<String, (bool, Value)>,
     /// Placeholder ids already put in a message.
-    yielded_placeholders: HashSet<String>,
+    yielded_placeholders: QuickSet<String>,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
     pending: BTreeSet<String>,
     /// Waiting in [`ProgressiveParser::queued`].
@@ -268,7 +269,7 @@ pub struct ProgressiveParser {
     json: PartialJson,
     found_object: bool,
     current: Current,
-    surfaces: HashMap<String, Surface>,
+    surfaces: QuickMap<String, Surface>,
     /// Surfaces with stored changes to flush at the end of the chunk.
     queued: Vec<String>,
     /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
@@ -376,7 +377,7 @@ impl ProgressiveParser {
             json: PartialJson::default(),
             found_object: false,
             current: Current::default(),
-            surfaces: HashMap::new(),
+            surfaces: QuickMap::default(),
             queued: Vec::new(),
             emitted_data: Map::new(),
         }
@@ -1160,7 +1161,7 @@ impl ProgressiveParser {
         let mut new_placeholders: Vec<String> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
         {
-            let mut seen: HashSet<&str> = HashSet::new();
+            let mut seen: QuickSet<&str> = QuickSet::default();
             for id in &ids {
                 let Some(comp) = comps.get(*id) else {
                     continue;
@@ -1223,7 +1224,7 @@ impl Surface {
         touched: &BTreeSet<String>,
         candidates: &mut BTreeSet<String>,
     ) -> Result<(), ()> {
-        let mut added: HashSet<String> = HashSet::new();
+        let mut added: QuickSet<String> = QuickSet::default();
         for id in touched {
             let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
                 continue;
@@ -1259,13 +1260,13 @@ impl Surface {
         &mut self,
         start: String,
         depth: usize,
-        added: &mut HashSet<String>,
+        added: &mut QuickSet<String>,
         candidates: &mut BTreeSet<String>,
     ) -> Result<(), ()> {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(());
         }
-        let mut on_path: HashSet<String> = HashSet::new();
+        let mut on_path: QuickSet<String> = QuickSet::default();
         let mut stack: Vec<WalkStep> = Vec::new();
         self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
         while let Some((id, depth, refs, next)) = stack.last_mut() {
@@ -1303,9 +1304,9 @@ impl Surface {
         &mut self,
         id: String,
         depth: usize,
-        added: &mut HashSet<String>,
+        added: &mut QuickSet<String>,
         candidates: &mut BTreeSet<String>,
-        on_path: &mut HashSet<String>,
+        on_path: &mut QuickSet<String>,
         stack: &mut Vec<WalkStep>,
     ) {
         self.reach.insert(id.clone(), depth);
@@ -1504,12 +1505,12 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
         fn key_of(entry: &Value) -> Option<&str> {
             entry.get("key").and_then(Value::as_str)
         }
-        let valued: HashSet<&str> = list
+        let valued: QuickSet<&str> = list
             .iter()
             .filter(|e| has_value(e))
             .filter_map(key_of)
             .collect();
-        let mut seen = HashSet::new();
+        let mut seen = QuickSet::default();
         let mut keep = vec![false; list.len()];
         for (slot, entry) in keep.iter_mut().zip(&list).rev() {
             if let Some(k) = key_of(entry) {
@@ -1655,7 +1656,7 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
         return Ok(reach);
     }
     let refs_of = |id: &str| surface.comps.get(id).map_or(&[][..], |c| c.refs.as_slice());
-    let mut on_path: HashSet<&str> = HashSet::new();
+    let mut on_path: QuickSet<&str> = QuickSet::default();
     // (node, depth, next edge index)
     let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
     reach.insert(root.to_owned(), 0);
@@ -1841,7 +1842,7 @@ fn keep_last_surface_update(parts: &mut [ResponsePart]) {
         let Some(list) = part.a2ui.as_mut() else {
             continue;
         };
-        let mut seen = HashSet::new();
+        let mut seen = QuickSet::default();
         let mut kept = Vec::with_capacity(list.len());
         for msg in list.drain(..).rev() {
             let sid = msg
