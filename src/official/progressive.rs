@@ -62,7 +62,7 @@ use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
 use super::quick_hash::{QuickMap, QuickSet};
-use super::validator::{truthy, Validator, MAX_GLOBAL_DEPTH};
+use super::validator::{truthy, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";
@@ -214,6 +214,8 @@ struct Surface {
     pending: BTreeSet<String>,
     /// Waiting in [`ProgressiveParser::queued`].
     queued: bool,
+    /// Reused by every check of one of its components against the catalog.
+    check: CheckFrame,
 }
 
 /// A component as last seen, and what was made of it.
@@ -545,8 +547,11 @@ impl ProgressiveParser {
             value: comp,
             open_lists,
         };
-        match self.current.surface.clone() {
-            Some(sid) => self.store_component(&sid, cached),
+        match self.current.surface.take() {
+            Some(sid) => {
+                self.store_component(&sid, cached);
+                self.current.surface = Some(sid);
+            }
             None => self.current.unassigned.push(cached),
         }
     }
@@ -561,7 +566,12 @@ impl ProgressiveParser {
             return;
         };
         let catalog = self.validator.catalog();
-        let surface = self.surfaces.entry(sid.to_owned()).or_default();
+        if !self.surfaces.contains_key(sid) {
+            self.surfaces.insert(sid.to_owned(), Surface::default());
+        }
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return;
+        };
         if surface
             .comps
             .get(&id)
@@ -932,7 +942,7 @@ impl ProgressiveParser {
         Ok(())
     }
 
-    fn complete_message(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+    fn complete_message(&mut self, mut msg: Value, out: &mut Out) -> Result<(), Error> {
         self.found_object = true;
         self.validator
             .validate_with(&msg, false)
@@ -979,11 +989,16 @@ impl ProgressiveParser {
                     surface.set_root(DEFAULT_ROOT.to_owned());
                 }
                 let started = surface.started;
-                if let Some(Value::Array(list)) = payload.get("components") {
+                // The message itself is not passed on: its components are moved out of it.
+                let list = msg
+                    .get_mut(kind)
+                    .and_then(|p| p.get_mut("components"))
+                    .map(Value::take);
+                if let Some(Value::Array(list)) = list {
                     for comp in list {
                         if comp.get("id").and_then(Value::as_str).is_some() {
                             let cached = Cached {
-                                value: comp.clone(),
+                                value: comp,
                                 open_lists: Vec::new(),
                             };
                             self.store_component(&sid, cached);
@@ -1340,7 +1355,7 @@ impl Surface {
             let old_missing = std::mem::take(&mut comp.missing);
             if !same {
                 let value = std::mem::take(&mut comp.value);
-                let (back, ok) = validator.check_component(sid, value, false);
+                let (back, ok) = validator.check_component(&mut self.check, sid, value, false);
                 comp.value = back;
                 comp.version += 1;
                 if ok {
@@ -1382,7 +1397,8 @@ impl Surface {
             let may_refer_to_itself = id
                 .strip_prefix("loading_")
                 .is_some_and(|child| missing.iter().any(|m| m == child));
-            let (back, ok) = validator.check_component(sid, processed, may_refer_to_itself);
+            let (back, ok) =
+                validator.check_component(&mut self.check, sid, processed, may_refer_to_itself);
             if ok {
                 self.invalid.remove(id);
             } else {
@@ -1392,7 +1408,12 @@ impl Surface {
         };
         for pid in &placeholders {
             if !self.placeholder_ok.contains_key(pid) {
-                let (made, ok) = validator.check_component(sid, placeholder(pid, version), false);
+                let (made, ok) = validator.check_component(
+                    &mut self.check,
+                    sid,
+                    placeholder(pid, version),
+                    false,
+                );
                 self.placeholder_ok.insert(pid.clone(), (ok, made));
             }
         }
@@ -1526,21 +1547,41 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
+/// bytes long).
+const SHORT: usize = 32;
+
+/// Where the byte `b` first occurs in `bytes`.
+fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|&c| c == b)
+    } else {
+        memchr::memchr(b, bytes)
+    }
+}
+
 /// Where `tag` starts in `text`.
 fn find_tag(text: &str, tag: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    memchr::memchr_iter(b'<', bytes).find(|&i| {
-        bytes
-            .get(i..)
+    let mut from = 0;
+    while let Some(i) = bytes.get(from..).and_then(|rest| find_byte(b'<', rest)) {
+        let at = from + i;
+        if bytes
+            .get(at..)
             .is_some_and(|b| b.starts_with(tag.as_bytes()))
-    })
+        {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// How many bytes at the end of `text` may be the start of `tag` (and must wait).
 fn held_back(text: &str, tag: &str) -> usize {
     let bytes = text.as_bytes();
     let tail = bytes.len().saturating_sub(tag.len().saturating_sub(1));
-    let Some(lt) = bytes.get(tail..).and_then(|t| memchr::memchr(b'<', t)) else {
+    let Some(lt) = bytes.get(tail..).and_then(|t| find_byte(b'<', t)) else {
         return 0;
     };
     let from = tail + lt;

@@ -268,8 +268,12 @@ impl Validator {
     /// cannot fail). Cheaper than building and checking that message; hands the component back.
     /// A caller that knows the component does not refer to itself passes `false` for
     /// `may_refer_to_itself` and spares the look at its references.
+    ///
+    /// `frame` keeps the message the component is put in (v0.8) from one call to the next; it
+    /// must be used for one surface only.
     pub(crate) fn check_component(
         &self,
+        frame: &mut CheckFrame,
         surface_id: &str,
         component: Value,
         may_refer_to_itself: bool,
@@ -279,21 +283,18 @@ impl Validator {
             Compiled::V08 {
                 message: Some(schema),
             } => {
-                let mut update = Map::new();
-                update.insert("surfaceId".to_owned(), Value::from(surface_id));
-                update.insert("components".to_owned(), Value::Array(vec![component]));
-                let mut message = Map::new();
-                message.insert("surfaceUpdate".to_owned(), Value::Object(update));
-                let message = Value::Object(message);
-                let ok = schema.is_valid(&message);
-                let back = match message {
-                    Value::Object(mut m) => m
-                        .remove("surfaceUpdate")
-                        .and_then(|mut u| u.get_mut("components")?.get_mut(0).map(Value::take))
-                        .unwrap_or(Value::Null),
-                    _ => Value::Null,
-                };
-                (back, ok)
+                let message = frame
+                    .message
+                    .get_or_insert_with(|| one_component_update(surface_id));
+                match component_slot(message) {
+                    Some(slot) => {
+                        *slot = component;
+                        let ok = schema.is_valid(message);
+                        let back = component_slot(message).map_or(Value::Null, Value::take);
+                        (back, ok)
+                    }
+                    None => (component, false),
+                }
             }
             Compiled::V09 { components, .. } => {
                 let known = self
@@ -464,6 +465,30 @@ impl Validator {
         }
         Ok(())
     }
+}
+
+/// The message [`Validator::check_component`] checks a v0.8 component in, kept between calls.
+#[derive(Debug, Default)]
+pub(crate) struct CheckFrame {
+    message: Option<Value>,
+}
+
+/// A v0.8 `surfaceUpdate` for `surface_id` with one (empty) slot in its component list.
+fn one_component_update(surface_id: &str) -> Value {
+    let mut update = Map::new();
+    update.insert("surfaceId".to_owned(), Value::from(surface_id));
+    update.insert("components".to_owned(), Value::Array(vec![Value::Null]));
+    let mut message = Map::new();
+    message.insert("surfaceUpdate".to_owned(), Value::Object(update));
+    Value::Object(message)
+}
+
+/// The component slot of a message made by [`one_component_update`].
+fn component_slot(message: &mut Value) -> Option<&mut Value> {
+    message
+        .get_mut("surfaceUpdate")?
+        .get_mut("components")?
+        .get_mut(0)
 }
 
 impl Catalog {
