@@ -1245,12 +1245,19 @@ impl Surface {
                 continue;
             };
             candidates.insert(id.clone());
-            if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
+            // Usually the references only grew at the end (a list being written): then what
+            // was followed is all still there, and only the new tail needs a look.
+            let kept = if comp.refs.starts_with(&comp.followed) {
+                comp.followed.len()
+            } else if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
                 return Err(());
-            }
+            } else {
+                0
+            };
             let new_refs: Vec<String> = comp
                 .refs
                 .iter()
+                .skip(kept)
                 .filter(|r| !comp.followed.contains(r))
                 .cloned()
                 .collect();
@@ -1264,7 +1271,9 @@ impl Surface {
                 }
             }
             if let Some(comp) = self.comps.get_mut(id) {
-                comp.followed.clone_from(&comp.refs);
+                if comp.followed != comp.refs {
+                    comp.followed.clone_from(&comp.refs);
+                }
             }
         }
         Ok(())
@@ -1457,7 +1466,7 @@ fn needs_processing(comp: &Value, version: Version) -> bool {
     fn walk(v: &Value, version: Version) -> bool {
         match v {
             Value::Object(obj) => {
-                if CHILD_FIELDS.iter().any(|f| obj.contains_key(*f)) {
+                if has_child_field(obj) {
                     return true;
                 }
                 if version == Version::V08 {
@@ -1481,6 +1490,12 @@ fn needs_processing(comp: &Value, version: Version) -> bool {
         Some(body @ Value::Object(_)) => walk(body, version),
         _ => walk(comp, version),
     }
+}
+
+/// Whether `obj` has one of the [`CHILD_FIELDS`] (one look at each key, cheaper than looking
+/// each field up in a small object).
+fn has_child_field(obj: &Map<String, Value>) -> bool {
+    obj.keys().any(|k| CHILD_FIELDS.contains(&k.as_str()))
 }
 
 /// An object from its members, moved in (the `json!` macro would copy interpolated values).
@@ -1628,11 +1643,13 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
             let hints = ["url", "link", "src", "href", "image"];
             let linky = if name.is_ascii() {
                 // The same as lower-casing first, without the copy (checked on every chunk
-                // of a cut value).
+                // of a cut value); a window is compared only when its first letter fits.
                 hints.iter().any(|w| {
-                    name.as_bytes()
-                        .windows(w.len())
-                        .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
+                    let first = w.as_bytes().first().copied().unwrap_or(0);
+                    name.as_bytes().windows(w.len()).any(|win| {
+                        win.first().is_some_and(|c| c.to_ascii_lowercase() == first)
+                            && win.eq_ignore_ascii_case(w.as_bytes())
+                    })
                 })
             } else {
                 let name = name.to_lowercase();
@@ -1781,12 +1798,14 @@ fn process_component(
         /// The id to show for `child`: itself when present, else its placeholder.
         fn child(&mut self, child: &mut String) {
             if !(self.present)(child) {
-                let pid = format!("loading_{child}");
-                if !self.missing.contains(child) {
-                    self.missing.push(child.clone());
-                }
+                let mut pid = String::with_capacity("loading_".len() + child.len());
+                pid.push_str("loading_");
+                pid.push_str(child);
                 self.add(&pid);
-                *child = pid;
+                let child = std::mem::replace(child, pid);
+                if !self.missing.contains(&child) {
+                    self.missing.push(child);
+                }
             }
         }
 
@@ -1820,7 +1839,12 @@ fn process_component(
                             _ => {}
                         }
                     }
-                    for field in CHILD_FIELDS {
+                    let fields = if has_child_field(obj) {
+                        &CHILD_FIELDS[..]
+                    } else {
+                        &[]
+                    };
+                    for &field in fields {
                         match obj.get_mut(field) {
                             Some(Value::Array(items)) => {
                                 for item in items.iter_mut() {
