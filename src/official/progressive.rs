@@ -1171,17 +1171,20 @@ impl ProgressiveParser {
         if ids.is_empty() {
             return Ok(());
         }
-        let mut list = Vec::with_capacity(ids.len());
-        let mut extra: Vec<Value> = Vec::new();
+        // First whether the step is accepted and which placeholders it shows, so that the
+        // components are copied only for a message that is sent.
         let mut new_placeholders: Vec<String> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
+        let mut list = Vec::new();
         {
             let mut seen: QuickSet<&str> = QuickSet::default();
+            let mut shown: Vec<&String> = Vec::new();
+            let mut present: Vec<&Comp> = Vec::with_capacity(ids.len());
             for id in &ids {
                 let Some(comp) = comps.get(*id) else {
                     continue;
                 };
-                list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
+                present.push(comp);
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
                         continue;
@@ -1194,11 +1197,20 @@ impl ProgressiveParser {
                         new_placeholders.push(pid.clone());
                     }
                     if mode == Emission::Official || new {
-                        extra.push(match known {
-                            Some((_, made)) => made.clone(),
-                            None => placeholder(pid, version),
-                        });
+                        shown.push(pid);
                     }
+                }
+            }
+            if accepted {
+                list.reserve_exact(present.len() + shown.len());
+                for comp in present {
+                    list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
+                }
+                for pid in shown {
+                    list.push(match placeholder_ok.get(pid) {
+                        Some((_, made)) => made.clone(),
+                        None => placeholder(pid, version),
+                    });
                 }
             }
         }
@@ -1213,7 +1225,6 @@ impl ProgressiveParser {
             }
         }
         yielded_placeholders.extend(new_placeholders);
-        list.extend(extra);
         if accepted {
             out.message(wrap_components(version, sid, list));
         }
