@@ -63,6 +63,7 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
+use super::quick_hash::QuickMap;
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 pub const MAX_GLOBAL_DEPTH: usize = 50;
@@ -123,7 +124,7 @@ enum Compiled {
     V09 {
         has_s2c: bool,
         messages: HashMap<&'static str, jsonschema::Validator>,
-        components: HashMap<String, jsonschema::Validator>,
+        components: QuickMap<String, jsonschema::Validator>,
     },
 }
 
@@ -332,7 +333,7 @@ impl Validator {
         list: &[Value],
         has_s2c: bool,
         defs: &HashMap<&'static str, jsonschema::Validator>,
-        components: &HashMap<String, jsonschema::Validator>,
+        components: &QuickMap<String, jsonschema::Validator>,
     ) -> Result<(), ValidationError> {
         let mut errors = Vec::new();
         for (idx, message) in list.iter().enumerate() {
@@ -381,7 +382,7 @@ impl Validator {
         &self,
         message: &Map<String, Value>,
         path: &str,
-        compiled: &HashMap<String, jsonschema::Validator>,
+        compiled: &QuickMap<String, jsonschema::Validator>,
         errors: &mut Vec<String>,
     ) {
         if message.get("version").and_then(Value::as_str) != Some("v0.9") {
@@ -408,24 +409,28 @@ impl Validator {
             .get("components")
             .and_then(Value::as_object);
         for (idx, comp) in list.iter().enumerate() {
-            let comp_path = match comp.get("id").filter(|id| truthy(id)) {
+            // Worded only when there is something to report.
+            let comp_path = || match comp.get("id").filter(|id| truthy(id)) {
                 Some(Value::String(id)) => format!("{path}.updateComponents.components[id='{id}']"),
                 Some(id) => format!("{path}.updateComponents.components[id='{id}']"),
                 None => format!("{path}.updateComponents.components[{idx}]"),
             };
             if !comp.is_object() {
-                errors.push(format!("{comp_path}: Component is not an object"));
+                errors.push(format!("{}: Component is not an object", comp_path()));
                 continue;
             }
             let kind = match comp.get("component") {
                 Some(kind) if truthy(kind) => kind,
                 _ => {
-                    errors.push(format!("{comp_path}: Missing 'component' field"));
+                    errors.push(format!("{}: Missing 'component' field", comp_path()));
                     continue;
                 }
             };
             let Some(known) = known else {
-                errors.push(format!("{comp_path}: Catalog schema or components missing"));
+                errors.push(format!(
+                    "{}: Catalog schema or components missing",
+                    comp_path()
+                ));
                 continue;
             };
             let schema = kind
@@ -433,10 +438,11 @@ impl Validator {
                 .filter(|k| known.get(*k).is_some_and(truthy))
                 .and_then(|k| compiled.get(k));
             match schema {
-                Some(schema) => push_schema_errors(schema, comp, &comp_path, errors),
+                Some(schema) if schema.is_valid(comp) => {}
+                Some(schema) => push_schema_errors(schema, comp, &comp_path(), errors),
                 None => {
                     let name = kind.as_str().map_or_else(|| py_repr(kind), str::to_owned);
-                    errors.push(format!("{comp_path}: Unknown component: {name}"));
+                    errors.push(format!("{}: Unknown component: {name}", comp_path()));
                 }
             }
         }
@@ -689,7 +695,7 @@ fn compile_v09(catalog: &Catalog) -> Result<Compiled, ValidationError> {
             }
         }
     }
-    let mut components = HashMap::new();
+    let mut components = QuickMap::default();
     if let Some(known) = catalog
         .catalog_schema()
         .get("components")
