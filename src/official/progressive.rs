@@ -1915,7 +1915,7 @@ fn process_component(
 /// earlier ones in full).
 fn keep_last_surface_update(parts: &mut [ResponsePart]) {
     for part in parts {
-        let Some(list) = part.a2ui.as_mut() else {
+        let Some(list) = part.a2ui.as_mut().filter(|list| list.len() > 1) else {
             continue;
         };
         let mut seen = QuickSet::default();
