@@ -1651,20 +1651,13 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
             return false;
         }
         if let Some(Value::String(name)) = obj.get("key") {
-            let hints = ["url", "link", "src", "href", "image"];
             let linky = if name.is_ascii() {
                 // The same as lower-casing first, without the copy (checked on every chunk
-                // of a cut value); a window is compared only when its first letter fits.
-                hints.iter().any(|w| {
-                    let first = w.as_bytes().first().copied().unwrap_or(0);
-                    name.as_bytes().windows(w.len()).any(|win| {
-                        win.first().is_some_and(|c| c.to_ascii_lowercase() == first)
-                            && win.eq_ignore_ascii_case(w.as_bytes())
-                    })
-                })
+                // of a cut value).
+                has_link_hint(name.as_bytes())
             } else {
                 let name = name.to_lowercase();
-                hints.iter().any(|w| name.contains(w))
+                LINK_HINTS.iter().any(|w| name.contains(w))
             };
             if linky {
                 return false;
@@ -1672,6 +1665,24 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
         }
     }
     true
+}
+
+/// Parts of a data key that mark its value as a link (not shown while cut).
+const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
+
+/// Whether one of [`LINK_HINTS`] occurs in the ASCII `name`, in any case: one pass over the
+/// name, comparing only where a hint's first letter stands.
+fn has_link_hint(name: &[u8]) -> bool {
+    (0..name.len()).any(|i| {
+        let rest = name.get(i..).unwrap_or_default();
+        matches!(
+            rest.first().map(u8::to_ascii_lowercase),
+            Some(b'u' | b'l' | b's' | b'h' | b'i')
+        ) && LINK_HINTS.iter().any(|hint| {
+            rest.get(..hint.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
+        })
+    })
 }
 
 fn looks_like_url(text: &str) -> bool {
