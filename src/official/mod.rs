@@ -18,5 +18,6 @@ pub mod catalog;
 mod data_delta;
 mod partial_json;
 pub mod progressive;
+mod quick_hash;
 pub mod response;
 pub mod validator;

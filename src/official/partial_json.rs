@@ -32,7 +32,8 @@ pub(crate) struct Frame {
     /// An object or list that opened where no value belonged (no key, inside an object).
     pub(crate) anonymous: bool,
     /// Keys of the members put into this object since [`Frame::fresh`] was last drained, in
-    /// order (an object's map is sorted, so the order of arrival is kept here).
+    /// order (an object's map is sorted, so the order of arrival is kept here); kept only where
+    /// a reader uses them (see [`tracks_fresh`]).
     pub(crate) fresh: Vec<String>,
     /// How many items of this list a reader has already looked at.
     pub(crate) seen: usize,
@@ -153,7 +154,13 @@ impl PartialJson {
                 let raw = std::mem::take(raw);
                 let junk = *junk;
                 self.token = Token::None;
-                match (junk, decode_string(&raw, false)) {
+                // Without escapes the text is the string itself: moved, not copied.
+                let text = if raw.contains('\\') {
+                    decode_string(&raw, false)
+                } else {
+                    Some(raw)
+                };
+                match (junk, text) {
                     (false, Some(text)) => self.finish_string(text),
                     _ => self.mark_broken(),
                 }
@@ -330,15 +337,19 @@ impl PartialJson {
 
     fn put_value(&mut self, value: Value) {
         self.dirty = true;
+        let index = self.stack.len().saturating_sub(1);
         match self.stack.last_mut() {
             Some(Frame {
                 body: Body::Object { map, key, want_key },
                 broken,
                 fresh,
+                visited,
                 ..
             }) => match (key.take(), *want_key) {
                 (Some(k), false) => {
-                    fresh.push(k.clone());
+                    if tracks_fresh(index, *visited) {
+                        fresh.push(k.clone());
+                    }
                     map.insert(k, value);
                 }
                 _ => *broken = true,
@@ -399,14 +410,18 @@ impl PartialJson {
             };
         }
         let copy = if want { Some(value.clone()) } else { None };
+        let index = self.stack.len().saturating_sub(1);
         match self.stack.last_mut() {
             Some(Frame {
                 body: Body::Object { map, key, .. },
                 fresh,
+                visited,
                 ..
             }) => {
                 if let Some(k) = frame.key {
-                    fresh.push(k.clone());
+                    if tracks_fresh(index, *visited) {
+                        fresh.push(k.clone());
+                    }
                     map.insert(k, value);
                 }
                 *key = None;
@@ -501,6 +516,14 @@ impl PartialJson {
         }
         result
     }
+}
+
+/// Whether the object at stack index `index` records the keys of members put into it in
+/// [`Frame::fresh`]: the message and its payload always (a reader looks at them on every visit);
+/// deeper objects only once a reader has looked at them (before that, a reader takes all their
+/// members at its first look and then drops what was recorded).
+fn tracks_fresh(index: usize, visited: bool) -> bool {
+    index <= 2 || visited
 }
 
 /// Decodes the body of a JSON string written so far. With `cut`, an escape sequence left

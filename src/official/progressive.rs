@@ -52,7 +52,7 @@
 //! # Ok::<(), a2ui_stream::official::progressive::Error>(())
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -61,7 +61,8 @@ use serde_json::{Map, Value};
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
-use super::validator::{truthy, Validator, MAX_GLOBAL_DEPTH};
+use super::quick_hash::{QuickMap, QuickSet};
+use super::validator::{truthy, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";
@@ -190,7 +191,7 @@ struct Surface {
     started: bool,
     root: Option<String>,
     /// Latest version of every component seen, by id.
-    comps: HashMap<String, Comp>,
+    comps: QuickMap<String, Comp>,
     /// Counts insertions (the first self-reference reported is the earliest inserted).
     next_seq: u64,
     /// Components stored since the last flush.
@@ -202,17 +203,19 @@ struct Surface {
     /// `reach` has to be worked out again from the root.
     reach_stale: bool,
     /// Components showing a placeholder for an id, by that id.
-    mentioned_by: HashMap<String, BTreeSet<String>>,
+    mentioned_by: QuickMap<String, BTreeSet<String>>,
     /// Arrived components whose emitted form the catalog rejects.
     invalid: BTreeSet<String>,
     /// Placeholder ids, whether the catalog accepts their component, and that component.
-    placeholder_ok: HashMap<String, (bool, Value)>,
+    placeholder_ok: QuickMap<String, (bool, Value)>,
     /// Placeholder ids already put in a message.
-    yielded_placeholders: HashSet<String>,
+    yielded_placeholders: QuickSet<String>,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
     pending: BTreeSet<String>,
     /// Waiting in [`ProgressiveParser::queued`].
     queued: bool,
+    /// Reused by every check of one of its components against the catalog.
+    check: CheckFrame,
 }
 
 /// A component as last seen, and what was made of it.
@@ -268,7 +271,7 @@ pub struct ProgressiveParser {
     json: PartialJson,
     found_object: bool,
     current: Current,
-    surfaces: HashMap<String, Surface>,
+    surfaces: QuickMap<String, Surface>,
     /// Surfaces with stored changes to flush at the end of the chunk.
     queued: Vec<String>,
     /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
@@ -376,7 +379,7 @@ impl ProgressiveParser {
             json: PartialJson::default(),
             found_object: false,
             current: Current::default(),
-            surfaces: HashMap::new(),
+            surfaces: QuickMap::default(),
             queued: Vec::new(),
             emitted_data: Map::new(),
         }
@@ -544,8 +547,11 @@ impl ProgressiveParser {
             value: comp,
             open_lists,
         };
-        match self.current.surface.clone() {
-            Some(sid) => self.store_component(&sid, cached),
+        match self.current.surface.take() {
+            Some(sid) => {
+                self.store_component(&sid, cached);
+                self.current.surface = Some(sid);
+            }
             None => self.current.unassigned.push(cached),
         }
     }
@@ -560,7 +566,12 @@ impl ProgressiveParser {
             return;
         };
         let catalog = self.validator.catalog();
-        let surface = self.surfaces.entry(sid.to_owned()).or_default();
+        if !self.surfaces.contains_key(sid) {
+            self.surfaces.insert(sid.to_owned(), Surface::default());
+        }
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return;
+        };
         if surface
             .comps
             .get(&id)
@@ -931,7 +942,7 @@ impl ProgressiveParser {
         Ok(())
     }
 
-    fn complete_message(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+    fn complete_message(&mut self, mut msg: Value, out: &mut Out) -> Result<(), Error> {
         self.found_object = true;
         self.validator
             .validate_with(&msg, false)
@@ -978,11 +989,16 @@ impl ProgressiveParser {
                     surface.set_root(DEFAULT_ROOT.to_owned());
                 }
                 let started = surface.started;
-                if let Some(Value::Array(list)) = payload.get("components") {
+                // The message itself is not passed on: its components are moved out of it.
+                let list = msg
+                    .get_mut(kind)
+                    .and_then(|p| p.get_mut("components"))
+                    .map(Value::take);
+                if let Some(Value::Array(list)) = list {
                     for comp in list {
                         if comp.get("id").and_then(Value::as_str).is_some() {
                             let cached = Cached {
-                                value: comp.clone(),
+                                value: comp,
                                 open_lists: Vec::new(),
                             };
                             self.store_component(&sid, cached);
@@ -1155,17 +1171,20 @@ impl ProgressiveParser {
         if ids.is_empty() {
             return Ok(());
         }
-        let mut list = Vec::with_capacity(ids.len());
-        let mut extra: Vec<Value> = Vec::new();
+        // First whether the step is accepted and which placeholders it shows, so that the
+        // components are copied only for a message that is sent.
         let mut new_placeholders: Vec<String> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
+        let mut list = Vec::new();
         {
-            let mut seen: HashSet<&str> = HashSet::new();
+            let mut seen: QuickSet<&str> = QuickSet::default();
+            let mut shown: Vec<&String> = Vec::new();
+            let mut present: Vec<&Comp> = Vec::with_capacity(ids.len());
             for id in &ids {
                 let Some(comp) = comps.get(*id) else {
                     continue;
                 };
-                list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
+                present.push(comp);
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
                         continue;
@@ -1178,11 +1197,20 @@ impl ProgressiveParser {
                         new_placeholders.push(pid.clone());
                     }
                     if mode == Emission::Official || new {
-                        extra.push(match known {
-                            Some((_, made)) => made.clone(),
-                            None => placeholder(pid, version),
-                        });
+                        shown.push(pid);
                     }
+                }
+            }
+            if accepted {
+                list.reserve_exact(present.len() + shown.len());
+                for comp in present {
+                    list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
+                }
+                for pid in shown {
+                    list.push(match placeholder_ok.get(pid) {
+                        Some((_, made)) => made.clone(),
+                        None => placeholder(pid, version),
+                    });
                 }
             }
         }
@@ -1197,7 +1225,6 @@ impl ProgressiveParser {
             }
         }
         yielded_placeholders.extend(new_placeholders);
-        list.extend(extra);
         if accepted {
             out.message(wrap_components(version, sid, list));
         }
@@ -1223,18 +1250,25 @@ impl Surface {
         touched: &BTreeSet<String>,
         candidates: &mut BTreeSet<String>,
     ) -> Result<(), ()> {
-        let mut added: HashSet<String> = HashSet::new();
+        let mut added: QuickSet<String> = QuickSet::default();
         for id in touched {
             let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
                 continue;
             };
             candidates.insert(id.clone());
-            if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
+            // Usually the references only grew at the end (a list being written): then what
+            // was followed is all still there, and only the new tail needs a look.
+            let kept = if comp.refs.starts_with(&comp.followed) {
+                comp.followed.len()
+            } else if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
                 return Err(());
-            }
+            } else {
+                0
+            };
             let new_refs: Vec<String> = comp
                 .refs
                 .iter()
+                .skip(kept)
                 .filter(|r| !comp.followed.contains(r))
                 .cloned()
                 .collect();
@@ -1248,7 +1282,9 @@ impl Surface {
                 }
             }
             if let Some(comp) = self.comps.get_mut(id) {
-                comp.followed.clone_from(&comp.refs);
+                if comp.followed != comp.refs {
+                    comp.followed.clone_from(&comp.refs);
+                }
             }
         }
         Ok(())
@@ -1259,13 +1295,13 @@ impl Surface {
         &mut self,
         start: String,
         depth: usize,
-        added: &mut HashSet<String>,
+        added: &mut QuickSet<String>,
         candidates: &mut BTreeSet<String>,
     ) -> Result<(), ()> {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(());
         }
-        let mut on_path: HashSet<String> = HashSet::new();
+        let mut on_path: QuickSet<String> = QuickSet::default();
         let mut stack: Vec<WalkStep> = Vec::new();
         self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
         while let Some((id, depth, refs, next)) = stack.last_mut() {
@@ -1303,9 +1339,9 @@ impl Surface {
         &mut self,
         id: String,
         depth: usize,
-        added: &mut HashSet<String>,
+        added: &mut QuickSet<String>,
         candidates: &mut BTreeSet<String>,
-        on_path: &mut HashSet<String>,
+        on_path: &mut QuickSet<String>,
         stack: &mut Vec<WalkStep>,
     ) {
         self.reach.insert(id.clone(), depth);
@@ -1339,7 +1375,7 @@ impl Surface {
             let old_missing = std::mem::take(&mut comp.missing);
             if !same {
                 let value = std::mem::take(&mut comp.value);
-                let (back, ok) = validator.check_component(sid, value, false);
+                let (back, ok) = validator.check_component(&mut self.check, sid, value, false);
                 comp.value = back;
                 comp.version += 1;
                 if ok {
@@ -1381,7 +1417,8 @@ impl Surface {
             let may_refer_to_itself = id
                 .strip_prefix("loading_")
                 .is_some_and(|child| missing.iter().any(|m| m == child));
-            let (back, ok) = validator.check_component(sid, processed, may_refer_to_itself);
+            let (back, ok) =
+                validator.check_component(&mut self.check, sid, processed, may_refer_to_itself);
             if ok {
                 self.invalid.remove(id);
             } else {
@@ -1391,7 +1428,12 @@ impl Surface {
         };
         for pid in &placeholders {
             if !self.placeholder_ok.contains_key(pid) {
-                let (made, ok) = validator.check_component(sid, placeholder(pid, version), false);
+                let (made, ok) = validator.check_component(
+                    &mut self.check,
+                    sid,
+                    placeholder(pid, version),
+                    false,
+                );
                 self.placeholder_ok.insert(pid.clone(), (ok, made));
             }
         }
@@ -1435,7 +1477,7 @@ fn needs_processing(comp: &Value, version: Version) -> bool {
     fn walk(v: &Value, version: Version) -> bool {
         match v {
             Value::Object(obj) => {
-                if CHILD_FIELDS.iter().any(|f| obj.contains_key(*f)) {
+                if has_child_field(obj) {
                     return true;
                 }
                 if version == Version::V08 {
@@ -1459,6 +1501,12 @@ fn needs_processing(comp: &Value, version: Version) -> bool {
         Some(body @ Value::Object(_)) => walk(body, version),
         _ => walk(comp, version),
     }
+}
+
+/// Whether `obj` has one of the [`CHILD_FIELDS`] (one look at each key, cheaper than looking
+/// each field up in a small object).
+fn has_child_field(obj: &Map<String, Value>) -> bool {
+    obj.keys().any(|k| CHILD_FIELDS.contains(&k.as_str()))
 }
 
 /// An object from its members, moved in (the `json!` macro would copy interpolated values).
@@ -1504,12 +1552,12 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
         fn key_of(entry: &Value) -> Option<&str> {
             entry.get("key").and_then(Value::as_str)
         }
-        let valued: HashSet<&str> = list
+        let valued: QuickSet<&str> = list
             .iter()
             .filter(|e| has_value(e))
             .filter_map(key_of)
             .collect();
-        let mut seen = HashSet::new();
+        let mut seen = QuickSet::default();
         let mut keep = vec![false; list.len()];
         for (slot, entry) in keep.iter_mut().zip(&list).rev() {
             if let Some(k) = key_of(entry) {
@@ -1525,21 +1573,41 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
+/// bytes long).
+const SHORT: usize = 32;
+
+/// Where the byte `b` first occurs in `bytes`.
+fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|&c| c == b)
+    } else {
+        memchr::memchr(b, bytes)
+    }
+}
+
 /// Where `tag` starts in `text`.
 fn find_tag(text: &str, tag: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    memchr::memchr_iter(b'<', bytes).find(|&i| {
-        bytes
-            .get(i..)
+    let mut from = 0;
+    while let Some(i) = bytes.get(from..).and_then(|rest| find_byte(b'<', rest)) {
+        let at = from + i;
+        if bytes
+            .get(at..)
             .is_some_and(|b| b.starts_with(tag.as_bytes()))
-    })
+        {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// How many bytes at the end of `text` may be the start of `tag` (and must wait).
 fn held_back(text: &str, tag: &str) -> usize {
     let bytes = text.as_bytes();
     let tail = bytes.len().saturating_sub(tag.len().saturating_sub(1));
-    let Some(lt) = bytes.get(tail..).and_then(|t| memchr::memchr(b'<', t)) else {
+    let Some(lt) = bytes.get(tail..).and_then(|t| find_byte(b'<', t)) else {
         return 0;
     };
     let from = tail + lt;
@@ -1583,18 +1651,13 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
             return false;
         }
         if let Some(Value::String(name)) = obj.get("key") {
-            let hints = ["url", "link", "src", "href", "image"];
             let linky = if name.is_ascii() {
                 // The same as lower-casing first, without the copy (checked on every chunk
                 // of a cut value).
-                hints.iter().any(|w| {
-                    name.as_bytes()
-                        .windows(w.len())
-                        .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
-                })
+                has_link_hint(name.as_bytes())
             } else {
                 let name = name.to_lowercase();
-                hints.iter().any(|w| name.contains(w))
+                LINK_HINTS.iter().any(|w| name.contains(w))
             };
             if linky {
                 return false;
@@ -1602,6 +1665,24 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
         }
     }
     true
+}
+
+/// Parts of a data key that mark its value as a link (not shown while cut).
+const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
+
+/// Whether one of [`LINK_HINTS`] occurs in the ASCII `name`, in any case: one pass over the
+/// name, comparing only where a hint's first letter stands.
+fn has_link_hint(name: &[u8]) -> bool {
+    (0..name.len()).any(|i| {
+        let rest = name.get(i..).unwrap_or_default();
+        matches!(
+            rest.first().map(u8::to_ascii_lowercase),
+            Some(b'u' | b'l' | b's' | b'h' | b'i')
+        ) && LINK_HINTS.iter().any(|hint| {
+            rest.get(..hint.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
+        })
+    })
 }
 
 fn looks_like_url(text: &str) -> bool {
@@ -1655,7 +1736,7 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
         return Ok(reach);
     }
     let refs_of = |id: &str| surface.comps.get(id).map_or(&[][..], |c| c.refs.as_slice());
-    let mut on_path: HashSet<&str> = HashSet::new();
+    let mut on_path: QuickSet<&str> = QuickSet::default();
     // (node, depth, next edge index)
     let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
     reach.insert(root.to_owned(), 0);
@@ -1739,12 +1820,14 @@ fn process_component(
         /// The id to show for `child`: itself when present, else its placeholder.
         fn child(&mut self, child: &mut String) {
             if !(self.present)(child) {
-                let pid = format!("loading_{child}");
-                if !self.missing.contains(child) {
-                    self.missing.push(child.clone());
-                }
+                let mut pid = String::with_capacity("loading_".len() + child.len());
+                pid.push_str("loading_");
+                pid.push_str(child);
                 self.add(&pid);
-                *child = pid;
+                let child = std::mem::replace(child, pid);
+                if !self.missing.contains(&child) {
+                    self.missing.push(child);
+                }
             }
         }
 
@@ -1778,7 +1861,12 @@ fn process_component(
                             _ => {}
                         }
                     }
-                    for field in CHILD_FIELDS {
+                    let fields = if has_child_field(obj) {
+                        &CHILD_FIELDS[..]
+                    } else {
+                        &[]
+                    };
+                    for &field in fields {
                         match obj.get_mut(field) {
                             Some(Value::Array(items)) => {
                                 for item in items.iter_mut() {
@@ -1838,10 +1926,10 @@ fn process_component(
 /// earlier ones in full).
 fn keep_last_surface_update(parts: &mut [ResponsePart]) {
     for part in parts {
-        let Some(list) = part.a2ui.as_mut() else {
+        let Some(list) = part.a2ui.as_mut().filter(|list| list.len() > 1) else {
             continue;
         };
-        let mut seen = HashSet::new();
+        let mut seen = QuickSet::default();
         let mut kept = Vec::with_capacity(list.len());
         for msg in list.drain(..).rev() {
             let sid = msg

@@ -63,6 +63,7 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
+use super::quick_hash::QuickMap;
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 pub const MAX_GLOBAL_DEPTH: usize = 50;
@@ -123,7 +124,7 @@ enum Compiled {
     V09 {
         has_s2c: bool,
         messages: HashMap<&'static str, jsonschema::Validator>,
-        components: HashMap<String, jsonschema::Validator>,
+        components: QuickMap<String, jsonschema::Validator>,
     },
 }
 
@@ -268,8 +269,12 @@ impl Validator {
     /// cannot fail). Cheaper than building and checking that message; hands the component back.
     /// A caller that knows the component does not refer to itself passes `false` for
     /// `may_refer_to_itself` and spares the look at its references.
+    ///
+    /// `frame` keeps the message the component is put in (v0.8) from one call to the next; it
+    /// must be used for one surface only.
     pub(crate) fn check_component(
         &self,
+        frame: &mut CheckFrame,
         surface_id: &str,
         component: Value,
         may_refer_to_itself: bool,
@@ -279,21 +284,18 @@ impl Validator {
             Compiled::V08 {
                 message: Some(schema),
             } => {
-                let mut update = Map::new();
-                update.insert("surfaceId".to_owned(), Value::from(surface_id));
-                update.insert("components".to_owned(), Value::Array(vec![component]));
-                let mut message = Map::new();
-                message.insert("surfaceUpdate".to_owned(), Value::Object(update));
-                let message = Value::Object(message);
-                let ok = schema.is_valid(&message);
-                let back = match message {
-                    Value::Object(mut m) => m
-                        .remove("surfaceUpdate")
-                        .and_then(|mut u| u.get_mut("components")?.get_mut(0).map(Value::take))
-                        .unwrap_or(Value::Null),
-                    _ => Value::Null,
-                };
-                (back, ok)
+                let message = frame
+                    .message
+                    .get_or_insert_with(|| one_component_update(surface_id));
+                match component_slot(message) {
+                    Some(slot) => {
+                        *slot = component;
+                        let ok = schema.is_valid(message);
+                        let back = component_slot(message).map_or(Value::Null, Value::take);
+                        (back, ok)
+                    }
+                    None => (component, false),
+                }
             }
             Compiled::V09 { components, .. } => {
                 let known = self
@@ -331,7 +333,7 @@ impl Validator {
         list: &[Value],
         has_s2c: bool,
         defs: &HashMap<&'static str, jsonschema::Validator>,
-        components: &HashMap<String, jsonschema::Validator>,
+        components: &QuickMap<String, jsonschema::Validator>,
     ) -> Result<(), ValidationError> {
         let mut errors = Vec::new();
         for (idx, message) in list.iter().enumerate() {
@@ -380,7 +382,7 @@ impl Validator {
         &self,
         message: &Map<String, Value>,
         path: &str,
-        compiled: &HashMap<String, jsonschema::Validator>,
+        compiled: &QuickMap<String, jsonschema::Validator>,
         errors: &mut Vec<String>,
     ) {
         if message.get("version").and_then(Value::as_str) != Some("v0.9") {
@@ -407,24 +409,28 @@ impl Validator {
             .get("components")
             .and_then(Value::as_object);
         for (idx, comp) in list.iter().enumerate() {
-            let comp_path = match comp.get("id").filter(|id| truthy(id)) {
+            // Worded only when there is something to report.
+            let comp_path = || match comp.get("id").filter(|id| truthy(id)) {
                 Some(Value::String(id)) => format!("{path}.updateComponents.components[id='{id}']"),
                 Some(id) => format!("{path}.updateComponents.components[id='{id}']"),
                 None => format!("{path}.updateComponents.components[{idx}]"),
             };
             if !comp.is_object() {
-                errors.push(format!("{comp_path}: Component is not an object"));
+                errors.push(format!("{}: Component is not an object", comp_path()));
                 continue;
             }
             let kind = match comp.get("component") {
                 Some(kind) if truthy(kind) => kind,
                 _ => {
-                    errors.push(format!("{comp_path}: Missing 'component' field"));
+                    errors.push(format!("{}: Missing 'component' field", comp_path()));
                     continue;
                 }
             };
             let Some(known) = known else {
-                errors.push(format!("{comp_path}: Catalog schema or components missing"));
+                errors.push(format!(
+                    "{}: Catalog schema or components missing",
+                    comp_path()
+                ));
                 continue;
             };
             let schema = kind
@@ -432,10 +438,11 @@ impl Validator {
                 .filter(|k| known.get(*k).is_some_and(truthy))
                 .and_then(|k| compiled.get(k));
             match schema {
-                Some(schema) => push_schema_errors(schema, comp, &comp_path, errors),
+                Some(schema) if schema.is_valid(comp) => {}
+                Some(schema) => push_schema_errors(schema, comp, &comp_path(), errors),
                 None => {
                     let name = kind.as_str().map_or_else(|| py_repr(kind), str::to_owned);
-                    errors.push(format!("{comp_path}: Unknown component: {name}"));
+                    errors.push(format!("{}: Unknown component: {name}", comp_path()));
                 }
             }
         }
@@ -464,6 +471,30 @@ impl Validator {
         }
         Ok(())
     }
+}
+
+/// The message [`Validator::check_component`] checks a v0.8 component in, kept between calls.
+#[derive(Debug, Default)]
+pub(crate) struct CheckFrame {
+    message: Option<Value>,
+}
+
+/// A v0.8 `surfaceUpdate` for `surface_id` with one (empty) slot in its component list.
+fn one_component_update(surface_id: &str) -> Value {
+    let mut update = Map::new();
+    update.insert("surfaceId".to_owned(), Value::from(surface_id));
+    update.insert("components".to_owned(), Value::Array(vec![Value::Null]));
+    let mut message = Map::new();
+    message.insert("surfaceUpdate".to_owned(), Value::Object(update));
+    Value::Object(message)
+}
+
+/// The component slot of a message made by [`one_component_update`].
+fn component_slot(message: &mut Value) -> Option<&mut Value> {
+    message
+        .get_mut("surfaceUpdate")?
+        .get_mut("components")?
+        .get_mut(0)
 }
 
 impl Catalog {
@@ -664,7 +695,7 @@ fn compile_v09(catalog: &Catalog) -> Result<Compiled, ValidationError> {
             }
         }
     }
-    let mut components = HashMap::new();
+    let mut components = QuickMap::default();
     if let Some(known) = catalog
         .catalog_schema()
         .get("components")
@@ -1184,14 +1215,25 @@ fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationEr
             }
         }
         Value::Object(map) => {
-            if let Some(Value::String(path)) = map.get("path") {
+            // One look at each key finds the three that matter (cheaper than three look-ups in
+            // the small objects messages are made of).
+            let (mut path, mut call, mut args) = (None, false, false);
+            for (k, v) in map {
+                match k.as_str() {
+                    "path" => path = Some(v),
+                    "call" => call = true,
+                    "args" => args = true,
+                    _ => {}
+                }
+            }
+            if let Some(Value::String(path)) = path {
                 if !is_valid_data_path(path) {
                     return Err(ValidationError::new(format!(
                         "Invalid path syntax: '{path}'"
                     )));
                 }
             }
-            let is_call = map.contains_key("call") && map.contains_key("args");
+            let is_call = call && args;
             if is_call && calls >= MAX_FUNC_CALL_DEPTH {
                 return Err(ValidationError::new(format!(
                     "Recursion limit exceeded: functionCall depth > {MAX_FUNC_CALL_DEPTH}"
