@@ -52,8 +52,8 @@ def main():
     if small and large:
         per_small = small[0] / small[1]
         per_large = large[0] / large[1]
-        print(f"\nLinearity (256 B chunks): {per_small:.2f} ns/byte on 64 KiB, {per_large:.2f} ns/byte on 4 MiB "
-              f"({per_large / per_small:.2f}x).")
+        print(f"\nLinearity (256 B chunks): {per_small:.2f} ns/byte on 64 KiB streams, {per_large:.2f} ns/byte on "
+              f"one 4 MiB stream of the same bytes ({per_large / per_small:.2f}x).")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ pub mod agui;
 mod config;
 mod error;
 mod framing;
+mod hash;
 mod message;
 mod scan;
 mod splitter;

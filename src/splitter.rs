@@ -13,12 +13,13 @@
 //! line (`#[inline(never)]`), so that the loop walking the bytes stays small.
 
 use crate::framing::{self, Act, Class};
+use crate::hash::{fingerprint, QuickMap, QuickState};
 use crate::message::Field;
 use crate::scan::{Lexer, Tok};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Longest probe ever held back, whatever the configured limit.
@@ -180,15 +181,15 @@ impl Captured {
 /// lookups in cache however large the whole UI grows, and forgetting a surface is one removal.
 #[derive(Debug, Default)]
 struct Sent {
-    surfaces: HashMap<u64, HashMap<u64, u64, FastHash>, FastHash>,
+    surfaces: QuickMap<u64, QuickMap<u64, u64>>,
     tracked: usize,
 }
 
 impl Sent {
     /// Records the component; `true` when the same bytes were already sent under this id.
     fn is_repeat(&mut self, surface: &[u8], id: &[u8], bytes: &[u8]) -> bool {
-        let hash = content_hash(bytes);
-        let (surface, id) = (content_hash(surface), content_hash(id));
+        let hash = fingerprint(bytes);
+        let (surface, id) = (fingerprint(surface), fingerprint(id));
         if let Some(old) = self
             .surfaces
             .get_mut(&surface)
@@ -203,7 +204,7 @@ impl Sent {
             // it starts with room for a typical surface, to spare the first few regrowths.
             self.surfaces
                 .entry(surface)
-                .or_insert_with(|| HashMap::with_capacity_and_hasher(14, FastHash))
+                .or_insert_with(|| QuickMap::with_capacity_and_hasher(14, QuickState::default()))
                 .insert(id, hash);
             self.tracked += 1;
         }
@@ -211,36 +212,9 @@ impl Sent {
     }
 
     fn forget(&mut self, surface: &[u8]) {
-        if let Some(ids) = self.surfaces.remove(&content_hash(surface)) {
+        if let Some(ids) = self.surfaces.remove(&fingerprint(surface)) {
             self.tracked -= ids.len();
         }
-    }
-}
-
-/// Hashing for the id tables: ids and surface ids are short and the tables are bounded, so a
-/// fast hash serves better than the default SipHash.
-#[derive(Debug, Default, Clone, Copy)]
-struct FastHash;
-
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0)
-    }
-}
-
-#[derive(Debug)]
-struct FastHasher(u64);
-
-impl std::hash::Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = content_hash(bytes) ^ self.0.rotate_left(17);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(17) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -252,22 +226,6 @@ fn decode(raw: &[u8]) -> Option<Arc<str>> {
     } else {
         std::str::from_utf8(inner).ok().map(Arc::from)
     }
-}
-
-/// A fast 64-bit hash of a component's bytes, to tell a re-sent component from a changed one.
-fn content_hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
-    }
-    for &b in words.remainder() {
-        h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
 }
 
 /// A component wrapped as a message of its own: `bytes[at..at + len]` is the component, and the

@@ -18,6 +18,5 @@ pub mod catalog;
 mod data_delta;
 mod partial_json;
 pub mod progressive;
-mod quick_hash;
 pub mod response;
 pub mod validator;

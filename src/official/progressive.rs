@@ -61,8 +61,8 @@ use serde_json::{Map, Value};
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
-use super::quick_hash::{QuickMap, QuickSet};
 use super::validator::{truthy, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
+use crate::hash::{QuickMap, QuickSet};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";

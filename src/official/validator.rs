@@ -63,7 +63,7 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
-use super::quick_hash::QuickMap;
+use crate::hash::QuickMap;
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 pub const MAX_GLOBAL_DEPTH: usize = 50;

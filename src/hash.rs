@@ -1,4 +1,4 @@
-//! A fast keyed hash for the parser's own tables.
+//! A fast keyed hash for the crate's own tables, and fingerprints of byte strings.
 //!
 //! The keys are short strings (component and surface ids), looked up many times per chunk; the
 //! standard SipHash spends most of its time setting up and finishing for such keys. This hash
@@ -10,6 +10,25 @@ use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
+
+/// A 64-bit fingerprint of `bytes`: equal bytes, equal fingerprints. Unseeded and cheaper than
+/// [`QuickHasher`] (one plain multiply per word); it tells contents apart, and is not for keying
+/// tables that input could flood.
+#[inline]
+pub(crate) fn fingerprint(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
 
 /// A `HashMap` hashed with [`QuickState`].
 pub(crate) type QuickMap<K, V> = HashMap<K, V, QuickState>;
