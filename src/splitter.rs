@@ -107,8 +107,6 @@ struct Current {
     /// Stream offsets of the components array's `[` and `]`.
     array: (Option<u64>, Option<u64>),
     component_start: u64,
-    /// Stream offset of the opening quote of the `id` string being read.
-    id_start: u64,
     /// Stream offsets of the component's raw `id` string, quotes included.
     component_id: Option<(u64, u64)>,
     /// Components read before `surfaceId` (or `version`) arrived, with where their raw `id` is.
@@ -1011,12 +1009,10 @@ impl Splitter {
             (false, 4) if cur.in_component && cur.component_key == Key::Id => Capture::ComponentId,
             _ => Capture::None,
         };
-        match self.capture {
-            Capture::None => {}
-            // Its bytes stay in the component; only where it is matters.
-            Capture::ComponentId => self.cur.id_start = at,
-            _ => {
-                self.cur.string_start = at;
+        if self.capture != Capture::None {
+            self.cur.string_start = at;
+            // A component's id stays in the component's bytes; only where it is matters.
+            if self.capture != Capture::ComponentId {
                 self.lex.capture();
             }
         }
@@ -1030,7 +1026,7 @@ impl Splitter {
         match target {
             Capture::None => return,
             Capture::ComponentId => {
-                self.cur.component_id = Some((self.cur.id_start, end));
+                self.cur.component_id = Some((self.cur.string_start, end));
                 return;
             }
             _ => {}
