@@ -270,8 +270,8 @@ impl Validator {
     /// A caller that knows the component does not refer to itself passes `false` for
     /// `may_refer_to_itself` and spares the look at its references.
     ///
-    /// `frame` keeps the message the component is put in (v0.8) from one call to the next; it
-    /// must be used for one surface only.
+    /// `frame` keeps the message the component is put in (v0.8) from one call to the next, and
+    /// makes it again when the surface differs.
     pub(crate) fn check_component(
         &self,
         frame: &mut CheckFrame,
@@ -284,17 +284,14 @@ impl Validator {
             Compiled::V08 {
                 message: Some(schema),
             } => {
-                let message = frame
-                    .message
-                    .get_or_insert_with(|| one_component_update(surface_id));
-                match component_slot(message) {
-                    Some(slot) => {
-                        *slot = component;
-                        let ok = schema.is_valid(message);
-                        let back = component_slot(message).map_or(Value::Null, Value::take);
-                        (back, ok)
-                    }
-                    None => (component, false),
+                let message = frame.message_for(surface_id);
+                if let Some(slot) = component_slot(message) {
+                    *slot = component;
+                    let ok = schema.is_valid(message);
+                    let back = component_slot(message).map_or(Value::Null, Value::take);
+                    (back, ok)
+                } else {
+                    (component, false)
                 }
             }
             Compiled::V09 { components, .. } => {
@@ -477,6 +474,22 @@ impl Validator {
 #[derive(Debug, Default)]
 pub(crate) struct CheckFrame {
     message: Option<Value>,
+}
+
+impl CheckFrame {
+    /// The kept message, made (again) when there is none yet or it is for another surface.
+    fn message_for(&mut self, surface_id: &str) -> &mut Value {
+        let kept = self
+            .message
+            .as_ref()
+            .and_then(|m| m.get("surfaceUpdate")?.get("surfaceId"))
+            .and_then(Value::as_str);
+        if kept != Some(surface_id) {
+            self.message = None;
+        }
+        self.message
+            .get_or_insert_with(|| one_component_update(surface_id))
+    }
 }
 
 /// A v0.8 `surfaceUpdate` for `surface_id` with one (empty) slot in its component list.
