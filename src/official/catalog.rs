@@ -511,29 +511,45 @@ impl Catalog {
     /// ```
     pub fn references<'a>(&self, component: &'a Value) -> Vec<ComponentRef<'a>> {
         let mut out = Vec::new();
+        self.for_each_reference(component, |id, field| {
+            out.push(ComponentRef {
+                id,
+                field: field.to_string(),
+            });
+        });
+        out
+    }
+
+    /// Calls `visit` with every reference of `component`, as [`Catalog::references`] finds
+    /// them, in the same order; the field is named only when the caller asks (most callers
+    /// need only the ids).
+    pub(crate) fn for_each_reference<'a>(
+        &self,
+        component: &'a Value,
+        mut visit: impl FnMut(&'a str, RefField<'a>),
+    ) {
         match component.get("component") {
             Some(Value::String(kind)) => {
                 if let Value::Object(props) = component {
-                    self.collect_refs(kind, props, &mut out);
+                    self.collect_refs(kind, props, &mut visit);
                 }
             }
             Some(Value::Object(typed)) => {
                 for (kind, props) in typed {
                     if let Value::Object(props) = props {
-                        self.collect_refs(kind, props, &mut out);
+                        self.collect_refs(kind, props, &mut visit);
                     }
                 }
             }
             _ => {}
         }
-        out
     }
 
     fn collect_refs<'a>(
         &self,
         kind: &str,
         props: &'a Map<String, Value>,
-        out: &mut Vec<ComponentRef<'a>>,
+        visit: &mut impl FnMut(&'a str, RefField<'a>),
     ) {
         if kind.is_empty() {
             return;
@@ -546,16 +562,10 @@ impl Catalog {
         for (key, value) in props {
             if is_single(key) {
                 match value {
-                    Value::String(id) => out.push(ComponentRef {
-                        id,
-                        field: key.clone(),
-                    }),
+                    Value::String(id) => visit(id, RefField::Key(key)),
                     Value::Object(obj) => {
                         if let Some(Value::String(id)) = obj.get("componentId") {
-                            out.push(ComponentRef {
-                                id,
-                                field: format!("{key}.componentId"),
-                            });
+                            visit(id, RefField::ComponentId(key));
                         }
                     }
                     _ => {}
@@ -565,10 +575,7 @@ impl Catalog {
                     Value::Array(items) => {
                         for item in items {
                             if let Value::String(id) = item {
-                                out.push(ComponentRef {
-                                    id,
-                                    field: key.clone(),
-                                });
+                                visit(id, RefField::Key(key));
                             }
                         }
                     }
@@ -577,25 +584,16 @@ impl Catalog {
                             if let Value::Array(items) = list {
                                 for item in items {
                                     if let Value::String(id) = item {
-                                        out.push(ComponentRef {
-                                            id,
-                                            field: format!("{key}.explicitList"),
-                                        });
+                                        visit(id, RefField::ExplicitList(key));
                                     }
                                 }
                             }
                         } else if let Some(template) = obj.get("template") {
                             if let Some(Value::String(id)) = template.get("componentId") {
-                                out.push(ComponentRef {
-                                    id,
-                                    field: format!("{key}.template.componentId"),
-                                });
+                                visit(id, RefField::Template(key));
                             }
                         } else if let Some(Value::String(id)) = obj.get("componentId") {
-                            out.push(ComponentRef {
-                                id,
-                                field: format!("{key}.componentId"),
-                            });
+                            visit(id, RefField::ComponentId(key));
                         }
                     }
                     _ => {}
@@ -606,15 +604,39 @@ impl Catalog {
                     for (idx, item) in items.iter().enumerate() {
                         if let Some(Value::String(id)) = item.get("child") {
                             if !id.is_empty() {
-                                out.push(ComponentRef {
-                                    id,
-                                    field: format!("{key}[{idx}].child"),
-                                });
+                                visit(id, RefField::Child(key, idx));
                             }
                         }
                     }
                 }
             }
+        }
+    }
+}
+
+/// Where a reference was found, named on demand (see [`ComponentRef::field`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RefField<'a> {
+    /// The property itself: `child`, `children`.
+    Key(&'a str),
+    /// `<key>.componentId`.
+    ComponentId(&'a str),
+    /// `<key>.explicitList`.
+    ExplicitList(&'a str),
+    /// `<key>.template.componentId`.
+    Template(&'a str),
+    /// `<key>[<index>].child`.
+    Child(&'a str, usize),
+}
+
+impl fmt::Display for RefField<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RefField::Key(key) => f.write_str(key),
+            RefField::ComponentId(key) => write!(f, "{key}.componentId"),
+            RefField::ExplicitList(key) => write!(f, "{key}.explicitList"),
+            RefField::Template(key) => write!(f, "{key}.template.componentId"),
+            RefField::Child(key, idx) => write!(f, "{key}[{idx}].child"),
         }
     }
 }

@@ -132,6 +132,31 @@ impl PartialJson {
         self.token = Token::None;
     }
 
+    /// Takes the longest start of `text` that goes on with a string in progress without ending
+    /// it or starting an escape, all at once, and returns its length in bytes: 0 when no such
+    /// string is in progress or `text` starts with `"` or `\`. The same as feeding those
+    /// characters one by one.
+    pub(crate) fn feed_string_run(&mut self, text: &str) -> usize {
+        let Token::Str {
+            raw,
+            escaped: false,
+            shows,
+            ..
+        } = &mut self.token
+        else {
+            return 0;
+        };
+        let end = memchr::memchr2(b'"', b'\\', text.as_bytes()).unwrap_or(text.len());
+        // `"` and `\` are ASCII, so `end` is a character boundary.
+        let Some(run) = text.get(..end) else {
+            return 0;
+        };
+        raw.push_str(run);
+        // Trailing white space is not shown, so it changes nothing yet.
+        self.dirty |= *shows && !run.trim_end().is_empty();
+        end
+    }
+
     /// Feeds one character; `wanted(depth, key_of_parent_array)` says whether a closing container
     /// at `depth` should be handed over (as a copy) even though it stays in its parent.
     pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {

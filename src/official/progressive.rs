@@ -467,7 +467,14 @@ impl ProgressiveParser {
 
     /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
     fn json_text(&mut self, text: &str, out: &mut Out) -> Result<(), Error> {
-        for c in text.chars() {
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            // The plain characters of a string go in at once (nothing in them ends a value).
+            let run = self.json.feed_string_run(rest);
+            rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
+            if run > 0 {
+                continue;
+            }
             if !self.json.in_list() {
                 if c == '[' {
                     self.json.open_list();
@@ -579,12 +586,20 @@ impl ProgressiveParser {
         {
             return;
         }
-        let refs = catalog.references(&cached.value);
-        let self_ref = refs
-            .iter()
-            .find(|r| r.id == id)
-            .map(|r| (id.clone(), r.field.clone()));
-        let refs: Vec<String> = refs.iter().map(|r| r.id.to_owned()).collect();
+        let mut ids: Vec<&str> = Vec::new();
+        let mut self_ref = None;
+        catalog.for_each_reference(&cached.value, |r, field| {
+            if r == id && self_ref.is_none() {
+                self_ref = Some((id.clone(), field.to_string()));
+            }
+            ids.push(r);
+        });
+        // Usually the references are those already known (a value grew elsewhere): kept.
+        let known = surface.comps.get(&id).map(|c| &c.refs);
+        let refs: Option<Vec<String>> = match known {
+            Some(known) if known.iter().map(String::as_str).eq(ids.iter().copied()) => None,
+            _ => Some(ids.into_iter().map(str::to_owned).collect()),
+        };
         let seq = match surface.comps.get_mut(&id) {
             Some(comp) => {
                 // Keep the form last made until it is made again (it is compared with the next).
@@ -593,7 +608,9 @@ impl ProgressiveParser {
                     comp.processed = Some(old);
                 }
                 comp.open_lists = cached.open_lists;
-                comp.refs = refs;
+                if let Some(refs) = refs {
+                    comp.refs = refs;
+                }
                 comp.stale = true;
                 comp.seq
             }
@@ -606,7 +623,7 @@ impl ProgressiveParser {
                         value: cached.value,
                         open_lists: cached.open_lists,
                         seq,
-                        refs,
+                        refs: refs.unwrap_or_default(),
                         followed: Vec::new(),
                         processed: None,
                         stale: true,
@@ -1511,12 +1528,12 @@ fn has_child_field(obj: &Map<String, Value>) -> bool {
 
 /// An object from its members, moved in (the `json!` macro would copy interpolated values).
 fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-    Value::Object(
-        members
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect(),
-    )
+    // One insert at a time: for a few members cheaper than collecting (which sorts first).
+    let mut map = Map::new();
+    for (k, v) in members {
+        map.insert(k.to_owned(), v);
+    }
+    Value::Object(map)
 }
 
 /// A component on a depth-first walk: id, depth, its references, the next one to follow.

@@ -315,10 +315,10 @@ impl Validator {
         }
         let self_reference = may_refer_to_itself
             && id_of(&component).is_some_and(|id| {
+                let mut found = false;
                 self.catalog
-                    .references(&component)
-                    .iter()
-                    .any(|r| r.id == id)
+                    .for_each_reference(&component, |r, _| found |= r == id);
+                found
             });
         // In a message the component sits three levels down (message, update, list).
         let ok = !self_reference && traverse(&component, 3, 0).is_ok();
@@ -1066,15 +1066,17 @@ pub fn check_components(
         )));
     }
     for comp in components {
-        for r in catalog.references(comp) {
-            if !ids.contains(r.id) {
-                return Err(ValidationError::new(format!(
-                    "Component '{}' references non-existent component '{}' in field '{}'",
-                    id_text(comp),
-                    r.id,
-                    r.field
-                )));
+        let mut dangling = None;
+        catalog.for_each_reference(comp, |r, field| {
+            if dangling.is_none() && !ids.contains(r) {
+                dangling = Some((r, field));
             }
+        });
+        if let Some((r, field)) = dangling {
+            return Err(ValidationError::new(format!(
+                "Component '{}' references non-existent component '{r}' in field '{field}'",
+                id_text(comp),
+            )));
         }
     }
     Ok(())
@@ -1108,16 +1110,19 @@ pub fn analyze_topology(
     let mut adjacency: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for comp in components {
         let Some(id) = id_of(comp) else { continue };
-        let refs = catalog.references(comp);
         let edges = adjacency.entry(id.clone()).or_default();
-        for r in refs {
-            if r.id == id {
-                return Err(ValidationError::new(format!(
-                    "Self-reference detected: Component '{id}' references itself in field '{}'",
-                    r.field
-                )));
+        let mut self_field = None;
+        catalog.for_each_reference(comp, |r, field| {
+            if r == id {
+                self_field.get_or_insert(field);
+            } else if self_field.is_none() {
+                edges.push(r.to_owned());
             }
-            edges.push(r.id.to_owned());
+        });
+        if let Some(field) = self_field {
+            return Err(ValidationError::new(format!(
+                "Self-reference detected: Component '{id}' references itself in field '{field}'"
+            )));
         }
     }
     let mut walk = Walk {
