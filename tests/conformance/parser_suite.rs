@@ -6,35 +6,11 @@ use std::path::Path;
 use a2ui_stream::official::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use serde_json::{json, Value};
 
+use crate::suite;
+
 /// Runs every case of `parser.yaml` under `conformance_dir`; one result per case.
 pub fn run(conformance_dir: &Path) -> Vec<(String, Result<(), String>)> {
-    let path = conformance_dir.join("suites/parser.yaml");
-    let cases = match load_suite(&path) {
-        Ok(cases) => cases,
-        Err(e) => return vec![("parser.yaml".to_owned(), Err(e))],
-    };
-    cases
-        .iter()
-        .enumerate()
-        .map(|(i, case)| {
-            let name = case
-                .get("name")
-                .and_then(Value::as_str)
-                .map_or_else(|| format!("case #{i}"), str::to_owned);
-            (name, run_case(case))
-        })
-        .collect()
-}
-
-fn load_suite(path: &Path) -> Result<Vec<Value>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: Value = serde_norway::from_str(&text)
-        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
-    match value {
-        Value::Array(cases) => Ok(cases),
-        _ => Err(format!("{} is not a list of cases", path.display())),
-    }
+    suite::run(conformance_dir, "parser.yaml", run_case)
 }
 
 fn run_case(case: &Value) -> Result<(), String> {
@@ -74,14 +50,6 @@ fn run_case(case: &Value) -> Result<(), String> {
             Err(format!("got {got}, expected an error matching {pattern:?}"))
         }
         (Err(e), None) => Err(format!("unexpected error: {e}")),
-        (Err(e), Some(pattern)) => {
-            let re =
-                regex::Regex::new(pattern).map_err(|r| format!("bad pattern {pattern:?}: {r}"))?;
-            if re.is_match(&e) {
-                Ok(())
-            } else {
-                Err(format!("error {e:?} does not match {pattern:?}"))
-            }
-        }
+        (Err(e), Some(pattern)) => suite::error_matches(pattern, &e),
     }
 }

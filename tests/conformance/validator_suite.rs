@@ -8,35 +8,13 @@ use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::validator::Validator;
 use serde_json::Value;
 
+use crate::suite;
+
 /// Runs every case of `validator.yaml` under `conformance_dir`; one result per case.
 pub fn run(conformance_dir: &Path) -> Vec<(String, Result<(), String>)> {
-    let path = conformance_dir.join("suites/validator.yaml");
-    let cases = match load_suite(&path) {
-        Ok(cases) => cases,
-        Err(e) => return vec![("validator.yaml".to_owned(), Err(e))],
-    };
-    cases
-        .iter()
-        .enumerate()
-        .map(|(i, case)| {
-            let name = case
-                .get("name")
-                .and_then(Value::as_str)
-                .map_or_else(|| format!("case #{i}"), str::to_owned);
-            (name, run_case(case, conformance_dir))
-        })
-        .collect()
-}
-
-fn load_suite(path: &Path) -> Result<Vec<Value>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let value: Value = serde_norway::from_str(&text)
-        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
-    match value {
-        Value::Array(cases) => Ok(cases),
-        _ => Err(format!("{} is not a list of cases", path.display())),
-    }
+    suite::run(conformance_dir, "validator.yaml", |case| {
+        run_case(case, conformance_dir)
+    })
 }
 
 fn run_case(case: &Value, conformance_dir: &Path) -> Result<(), String> {
@@ -75,17 +53,6 @@ fn check(
             "passed, but expected an error matching {pattern:?}"
         )),
         (Err(e), None) => Err(format!("expected success, got error: {e}")),
-        (Err(e), Some(pattern)) => {
-            let re =
-                regex::Regex::new(pattern).map_err(|r| format!("bad pattern {pattern:?}: {r}"))?;
-            if re.is_match(e.message()) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "error {:?} does not match {pattern:?}",
-                    e.message()
-                ))
-            }
-        }
+        (Err(e), Some(pattern)) => suite::error_matches(pattern, e.message()),
     }
 }

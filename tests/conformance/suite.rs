@@ -1,0 +1,52 @@
+//! What the three suite runners share: loading a suite file, naming its cases, and matching
+//! an error message against a case's `expect_error` pattern.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// One result per case of `suites/<file>` under `conformance_dir`, named by the case's `name`
+/// (or its position). A suite that cannot be read or parsed is one failing result.
+pub fn run(
+    conformance_dir: &Path,
+    file: &str,
+    run_case: impl Fn(&Value) -> Result<(), String>,
+) -> Vec<(String, Result<(), String>)> {
+    let cases = match load(&conformance_dir.join("suites").join(file)) {
+        Ok(cases) => cases,
+        Err(e) => return vec![(file.to_owned(), Err(e))],
+    };
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let name = case
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("case #{i}"), str::to_owned);
+            (name, run_case(case))
+        })
+        .collect()
+}
+
+fn load(path: &Path) -> Result<Vec<Value>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let value: Value = serde_norway::from_str(&text)
+        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
+    match value {
+        Value::Array(cases) => Ok(cases),
+        _ => Err(format!("{} is not a list of cases", path.display())),
+    }
+}
+
+/// `Ok` when `message` matches the regular expression `pattern` (searched, as the suites mean
+/// it), else why not.
+pub fn error_matches(pattern: &str, message: &str) -> Result<(), String> {
+    let re = regex::Regex::new(pattern).map_err(|r| format!("bad pattern {pattern:?}: {r}"))?;
+    if re.is_match(message) {
+        Ok(())
+    } else {
+        Err(format!("error {message:?} does not match {pattern:?}"))
+    }
+}
