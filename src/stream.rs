@@ -25,6 +25,7 @@ use crate::{Config, Error, Event, Splitter};
 use bytes::{Bytes, BytesMut};
 use futures_core::stream::{FusedStream, Stream};
 use std::collections::VecDeque;
+use std::convert::Infallible;
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -60,6 +61,33 @@ impl Queue {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.pending.len();
         (n, self.finished.then_some(n))
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.finished && self.pending.is_empty()
+    }
+
+    /// The next item of an adapter: a queued event; else chunks taken from `next_chunk` and
+    /// fed until one completes an event or the input ends. An `Err` from `next_chunk` is
+    /// handed out in its place and the queue goes on afterwards.
+    fn poll_event<X>(
+        &mut self,
+        mut next_chunk: impl FnMut() -> Poll<Option<Result<Bytes, X>>>,
+    ) -> Poll<Option<Result<Result<Event, Error>, X>>> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                return Poll::Ready(Some(Ok(event)));
+            }
+            if self.finished {
+                return Poll::Ready(None);
+            }
+            match next_chunk() {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok(chunk))) => self.feed(chunk),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                Poll::Ready(None) => self.finish(),
+            }
+        }
     }
 }
 
@@ -177,19 +205,15 @@ where
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let mut this = self.project();
-        loop {
-            if let Some(event) = this.queue.pending.pop_front() {
-                return Poll::Ready(Some(event));
-            }
-            if this.queue.finished {
-                return Poll::Ready(None);
-            }
-            match this.inner.as_mut().poll_next(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Some(chunk)) => this.queue.feed(chunk.into()),
-                Poll::Ready(None) => this.queue.finish(),
-            }
-        }
+        let next_chunk = || {
+            this.inner
+                .as_mut()
+                .poll_next(cx)
+                .map(|chunk| chunk.map(|c| Ok::<_, Infallible>(c.into())))
+        };
+        this.queue
+            .poll_event(next_chunk)
+            .map(|item| item.map(|item| item.unwrap_or_else(|never| match never {})))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -203,7 +227,7 @@ where
     S::Item: Into<Bytes>,
 {
     fn is_terminated(&self) -> bool {
-        self.queue.finished && self.queue.pending.is_empty()
+        self.queue.is_terminated()
     }
 }
 
@@ -358,22 +382,18 @@ where
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let mut this = self.project();
-        loop {
-            if let Some(event) = this.queue.pending.pop_front() {
-                return Poll::Ready(Some(event.map_err(TrySplitError::Split)));
-            }
-            if this.queue.finished {
-                return Poll::Ready(None);
-            }
-            match this.inner.as_mut().poll_next(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Some(Ok(chunk))) => this.queue.feed(chunk.into()),
-                Poll::Ready(Some(Err(e))) => {
-                    return Poll::Ready(Some(Err(TrySplitError::Source(e))))
-                }
-                Poll::Ready(None) => this.queue.finish(),
-            }
-        }
+        let next_chunk = || {
+            this.inner
+                .as_mut()
+                .poll_next(cx)
+                .map(|chunk| chunk.map(|c| c.map(Into::into)))
+        };
+        this.queue.poll_event(next_chunk).map(|item| {
+            item.map(|item| match item {
+                Ok(event) => event.map_err(TrySplitError::Split),
+                Err(e) => Err(TrySplitError::Source(e)),
+            })
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -387,7 +407,7 @@ where
     T: Into<Bytes>,
 {
     fn is_terminated(&self) -> bool {
-        self.queue.finished && self.queue.pending.is_empty()
+        self.queue.is_terminated()
     }
 }
 
