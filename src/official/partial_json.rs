@@ -629,6 +629,50 @@ mod tests {
         assert_eq!(p.snapshot(3, heal), Some(json!([1, {"z": 2}])));
     }
 
+    /// Feeds `text` the way the progressive parser does: plain string characters in runs.
+    fn feed_in_runs(p: &mut PartialJson, text: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let run = p.feed_string_run(rest);
+            rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
+            if run > 0 {
+                continue;
+            }
+            if !p.in_list() {
+                if c == '[' {
+                    p.open_list();
+                }
+                continue;
+            }
+            if let Step::Closed { value: Some(v), .. } = p.feed(c, |_| false) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn string_runs_build_what_single_characters_build() {
+        let heal = |k: &str, _: &str, _: &Map<String, Value>| CUTTABLE_KEYS.contains(&k);
+        let text = r#"[{"text": "héllo \"wörld\" \\ \u00e9", "id": "a b"}, {"text": "cut here  "#;
+        let (mut one, mut runs) = (PartialJson::default(), PartialJson::default());
+        assert_eq!(feed(&mut one, text), feed_in_runs(&mut runs, text));
+        assert_eq!(one.snapshot(1, heal), runs.snapshot(1, heal));
+        assert_eq!(runs.snapshot(1, heal), Some(json!({"text": "cut here"})));
+        // White space alone changes nothing a snapshot shows; anything else does.
+        for (more, changes) in [("   ", false), (" x ", true)] {
+            one.dirty = false;
+            runs.dirty = false;
+            feed(&mut one, more);
+            feed_in_runs(&mut runs, more);
+            assert_eq!((one.dirty, runs.dirty), (changes, changes), "{more:?}");
+        }
+        // Outside a string, or at a quote or backslash, nothing is taken.
+        assert_eq!(runs.feed_string_run(r#"\n"#), 0);
+        assert_eq!(PartialJson::default().feed_string_run("abc"), 0);
+    }
+
     #[test]
     fn cut_escape_is_dropped() {
         assert_eq!(decode_string(r"ab\u00", true).as_deref(), Some("ab"));
