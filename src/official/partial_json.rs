@@ -157,6 +157,21 @@ impl PartialJson {
         end
     }
 
+    /// Takes the next character to [`feed`](Self::feed) off the front of `rest`, first taking
+    /// in any run of plain string characters there (see [`feed_string_run`](Self::feed_string_run)).
+    /// `None` when `rest` is used up.
+    #[inline]
+    pub(crate) fn next_char(&mut self, rest: &mut &str) -> Option<char> {
+        loop {
+            let c = rest.chars().next()?;
+            let run = self.feed_string_run(rest);
+            *rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
+            if run == 0 {
+                return Some(c);
+            }
+        }
+    }
+
     /// Feeds one character; `wanted(depth, key_of_parent_array)` says whether a closing container
     /// at `depth` should be handed over (as a copy) even though it stays in its parent.
     pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
@@ -586,20 +601,36 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Feeds `s` one character at a time.
     fn feed(p: &mut PartialJson, s: &str) -> Vec<Value> {
         let mut out = Vec::new();
         for c in s.chars() {
-            if !p.in_list() {
-                if c == '[' {
-                    p.open_list();
-                }
-                continue;
-            }
-            if let Step::Closed { value: Some(v), .. } = p.feed(c, |_| false) {
-                out.push(v);
-            }
+            feed_char(p, c, &mut out);
         }
         out
+    }
+
+    /// Feeds `s` the way the progressive parser does: plain string characters in runs.
+    fn feed_in_runs(p: &mut PartialJson, s: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut rest = s;
+        while let Some(c) = p.next_char(&mut rest) {
+            feed_char(p, c, &mut out);
+        }
+        out
+    }
+
+    /// Opens the top-level list at its `[`, then feeds `c`, keeping what it completed.
+    fn feed_char(p: &mut PartialJson, c: char, out: &mut Vec<Value>) {
+        if !p.in_list() {
+            if c == '[' {
+                p.open_list();
+            }
+            return;
+        }
+        if let Step::Closed { value: Some(v), .. } = p.feed(c, |_| false) {
+            out.push(v);
+        }
     }
 
     #[test]
@@ -627,29 +658,6 @@ mod tests {
             Some(json!({"x": {"y": [1, {"z": 2}]}}))
         );
         assert_eq!(p.snapshot(3, heal), Some(json!([1, {"z": 2}])));
-    }
-
-    /// Feeds `text` the way the progressive parser does: plain string characters in runs.
-    fn feed_in_runs(p: &mut PartialJson, text: &str) -> Vec<Value> {
-        let mut out = Vec::new();
-        let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            let run = p.feed_string_run(rest);
-            rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
-            if run > 0 {
-                continue;
-            }
-            if !p.in_list() {
-                if c == '[' {
-                    p.open_list();
-                }
-                continue;
-            }
-            if let Step::Closed { value: Some(v), .. } = p.feed(c, |_| false) {
-                out.push(v);
-            }
-        }
-        out
     }
 
     #[test]

@@ -468,13 +468,8 @@ impl ProgressiveParser {
     /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
     fn json_text(&mut self, text: &str, out: &mut Out) -> Result<(), Error> {
         let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            // The plain characters of a string go in at once (nothing in them ends a value).
-            let run = self.json.feed_string_run(rest);
-            rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
-            if run > 0 {
-                continue;
-            }
+        // The plain characters of a string go in at once (nothing in them ends a value).
+        while let Some(c) = self.json.next_char(&mut rest) {
             if !self.json.in_list() {
                 if c == '[' {
                     self.json.open_list();
