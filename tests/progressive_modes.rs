@@ -3,18 +3,23 @@
 //! holds the same surfaces and data whether it was fed the official stream (every reachable
 //! component, every data entry, again and again) or the changed-only stream.
 //!
+//! In either mode, the JSON text form (`process_chunk_json`) hands out, after every chunk, the
+//! prose of the tree form and for each message exactly the text `serde_json` writes for its tree,
+//! on fixed chunk sizes and on random cuts.
+//!
 //! Inputs: the restaurant-finder examples in several chunk sizes, and every input sequence of
 //! the official streaming suite, from `../shared/a2ui` (or `$A2UI_SHARED/a2ui`); without it the
 //! test prints one line and returns.
 #![cfg(feature = "official")]
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
 use a2ui_stream::official::validator::Validator;
+use proptest::prelude::*;
 use serde_json::{Map, Value};
 
 mod support;
@@ -183,6 +188,71 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
     Some((bytes_a, bytes_b))
 }
 
+/// Feeds `pieces` to a parser handing out trees and one handing out text, in `mode`: after every
+/// piece both return the same prose and the same messages (the text form's being exactly what
+/// `serde_json` writes for the tree form's), or the same error. Returns the messages compared.
+fn same_as_text(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], label: &str) -> usize {
+    let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut compared = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        let (parts, sent) = match (trees.process_chunk(piece), texts.process_chunk_json(piece)) {
+            (Ok(parts), Ok(sent)) => (parts, sent),
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "{label} ({mode:?}): errors differ at step {i}");
+                return compared;
+            }
+            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?}"),
+        };
+        assert_eq!(
+            parts.len(),
+            sent.len(),
+            "{label} ({mode:?}): parts at step {i}"
+        );
+        for (part, text) in parts.iter().zip(&sent) {
+            assert_eq!(
+                part.text, text.text,
+                "{label} ({mode:?}): prose at step {i}"
+            );
+            let written: Option<Vec<String>> = part
+                .a2ui
+                .as_ref()
+                .map(|list| list.iter().map(Value::to_string).collect());
+            assert_eq!(
+                written, text.a2ui,
+                "{label} ({mode:?}): messages at step {i}"
+            );
+            compared += written.map_or(0, |list| list.len());
+        }
+    }
+    compared
+}
+
+const MODES: [Emission; 2] = [Emission::Official, Emission::ChangedOnly];
+
+/// The restaurant-finder examples as responses, with the validator of their version.
+fn restaurant_responses(shared: &Path) -> Vec<(String, Arc<Validator>, String)> {
+    let mut out = Vec::new();
+    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
+        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
+            .unwrap()
+            .without_strict_validation();
+        let validator = Arc::new(Validator::new(&catalog).unwrap());
+        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for path in names {
+            let body = std::fs::read_to_string(&path).unwrap();
+            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
+            out.push((path.display().to_string(), Arc::clone(&validator), text));
+        }
+    }
+    out
+}
+
 fn chunks(text: &str, size: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -203,31 +273,60 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
         println!("skipping mode comparison: ../shared/a2ui not found");
         return;
     };
-    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
-        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
-            .unwrap()
-            .without_strict_validation();
-        let validator = Arc::new(Validator::new(&catalog).unwrap());
-        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        names.sort();
-        for path in names {
-            let body = std::fs::read_to_string(&path).unwrap();
-            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
-            for size in [1, 4, 7, 64, text.len()] {
-                let label = format!("{} in {size} B chunks", path.display());
-                let (official, changed) =
-                    compare(&validator, &chunks(&text, size), &label).expect("example parses");
-                assert!(official > 0, "{label}: nothing sent");
-                assert!(
-                    changed <= official,
-                    "{label}: changed-only sent more ({changed} > {official})"
-                );
+    for (name, validator, text) in restaurant_responses(&shared) {
+        for size in [1, 4, 7, 64, text.len()] {
+            let label = format!("{name} in {size} B chunks");
+            let pieces = chunks(&text, size);
+            let (official, changed) = compare(&validator, &pieces, &label).expect("example parses");
+            assert!(official > 0, "{label}: nothing sent");
+            assert!(
+                changed <= official,
+                "{label}: changed-only sent more ({changed} > {official})"
+            );
+            for mode in MODES {
+                assert!(same_as_text(&validator, mode, &pieces, &label) > 0);
             }
         }
+    }
+}
+
+/// Cuts `text` at the given fractions of its length (moved to character boundaries).
+fn cut<'a>(text: &'a str, cuts: &[f64]) -> Vec<&'a str> {
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|f| {
+            let mut i = ((text.len() as f64) * f) as usize;
+            while !text.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        })
+        .collect();
+    at.push(0);
+    at.push(text.len());
+    at.sort_unstable();
+    at.dedup();
+    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn text_form_matches_trees_on_any_cuts(
+        which in 0usize..8,
+        cuts in prop::collection::vec(0.0f64..1.0, 0..400),
+        official in any::<bool>(),
+    ) {
+        let Some(shared) = shared() else {
+            println!("skipping text form comparison: ../shared/a2ui not found");
+            return Ok(());
+        };
+        let responses = restaurant_responses(&shared);
+        let (name, validator, text) = &responses[which % responses.len()];
+        let mode = if official { Emission::Official } else { Emission::ChangedOnly };
+        let pieces = cut(text, &cuts);
+        prop_assert!(same_as_text(validator, mode, &pieces, name) > 0);
     }
 }
 
@@ -253,6 +352,9 @@ fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
         let name = case["name"].as_str().unwrap();
         if compare(&validator, &inputs, name).is_some() {
             compared += 1;
+        }
+        for mode in MODES {
+            same_as_text(&validator, mode, &inputs, name);
         }
     }
     assert!(compared >= 60, "only {compared} cases ran without an error");

@@ -78,18 +78,22 @@ const CHILD_FIELDS: [&str; 6] = [
 ];
 
 /// One piece of what a chunk completed: prose, A2UI messages, or prose followed by messages.
+/// The messages are `serde_json::Value` trees ([`ProgressiveParser::process_chunk`]) or, with
+/// `M = String`, their compact JSON text ([`ProgressiveParser::process_chunk_json`]).
 ///
 /// ```
 /// use a2ui_stream::official::progressive::ResponsePart;
-/// let part = ResponsePart { text: Some("Hi".into()), a2ui: None };
+/// let part: ResponsePart = ResponsePart { text: Some("Hi".into()), a2ui: None };
 /// assert!(part.a2ui.is_none());
+/// let sent: ResponsePart<String> = ResponsePart { text: None, a2ui: Some(vec![r#"{"deleteSurface":{"surfaceId":"s"}}"#.into()]) };
+/// assert_eq!(sent.a2ui.map(|list| list.len()), Some(1));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ResponsePart {
+pub struct ResponsePart<M = Value> {
     /// Prose outside A2UI blocks (tags removed).
     pub text: Option<String>,
     /// A2UI messages, in the order they should be applied.
-    pub a2ui: Option<Vec<Value>>,
+    pub a2ui: Option<Vec<M>>,
 }
 
 /// How much each step repeats.
@@ -206,8 +210,8 @@ struct Surface {
     mentioned_by: QuickMap<String, BTreeSet<String>>,
     /// Arrived components whose emitted form the catalog rejects.
     invalid: BTreeSet<String>,
-    /// Placeholder ids, whether the catalog accepts their component, and that component.
-    placeholder_ok: QuickMap<String, (bool, Value)>,
+    /// Placeholder components made so far, by id.
+    placeholder_ok: QuickMap<String, Placeholder>,
     /// Placeholder ids already put in a message.
     yielded_placeholders: QuickSet<String>,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
@@ -243,6 +247,30 @@ struct Comp {
     /// The `version` last put in a message (official mode: sent or rejected, as the reference
     /// counts it; changed-only mode: sent).
     yielded: u64,
+    /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`]).
+    text: String,
+    /// The `version` that `text` was made for.
+    text_version: u64,
+}
+
+impl Comp {
+    /// Makes `text` match the emitted form, unless it already does.
+    fn keep_text(&mut self) {
+        if self.text_version != self.version || self.text.is_empty() {
+            self.text = compact_json(self.processed.as_ref().unwrap_or(&self.value));
+            self.text_version = self.version;
+        }
+    }
+}
+
+/// A placeholder component, as made for the catalog check.
+#[derive(Debug)]
+struct Placeholder {
+    /// The catalog accepts it.
+    ok: bool,
+    made: Value,
+    /// `made` as JSON text, made when first sent as text.
+    text: String,
 }
 
 #[derive(Debug, Clone)]
@@ -289,33 +317,144 @@ impl fmt::Debug for ProgressiveParser {
     }
 }
 
-/// Collects parts the way the reference does: prose always starts a new part; a message joins
-/// the last part (after its prose or its other messages), or starts the first one.
-#[derive(Default)]
-struct Out {
-    parts: Vec<ResponsePart>,
+/// The form a step's A2UI messages are handed out in: `Value` trees or compact JSON text.
+trait Form: Sized {
+    /// JSON text: components are written from the text kept for each of them.
+    const TEXT: bool;
+    /// A message built as a tree.
+    fn message(msg: Value) -> Self;
+    /// The message that updates `items` (each a component's emitted form and, in the text form,
+    /// its JSON text) on surface `sid`.
+    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Self;
 }
 
-impl Out {
+impl Form for Value {
+    const TEXT: bool = false;
+
+    fn message(msg: Value) -> Value {
+        msg
+    }
+
+    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Value {
+        let list = items.iter().map(|(value, _)| (*value).clone()).collect();
+        wrap_components(version, sid, list)
+    }
+}
+
+impl Form for String {
+    const TEXT: bool = true;
+
+    fn message(msg: Value) -> String {
+        compact_json(&msg)
+    }
+
+    /// The same text as `wrap_components(..).to_string()` (members in key order), written from
+    /// the components' kept text instead of copying and serializing their trees.
+    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> String {
+        let (open, close) = match version {
+            Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
+            Version::V09 => (
+                r#"{"updateComponents":{"components":["#,
+                r#","version":"v0.9"}"#,
+            ),
+        };
+        let sid = compact_json(&Value::from(sid));
+        let size = items.iter().map(|(_, text)| text.len() + 1).sum::<usize>();
+        let mut out = String::with_capacity(open.len() + size + sid.len() + 32);
+        out.push_str(open);
+        for (i, (_, text)) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(text);
+        }
+        out.push_str(r#"],"surfaceId":"#);
+        out.push_str(&sid);
+        out.push('}');
+        out.push_str(close);
+        out
+    }
+}
+
+/// `value` as compact JSON text (what its `Display` writes, without going through a formatter).
+fn compact_json(value: &Value) -> String {
+    // Writing a `Value` cannot fail: its keys are strings and the output is in memory.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Collects parts the way the reference does: prose always starts a new part; a message joins
+/// the last part (after its prose or its other messages), or starts the first one.
+struct Out<M> {
+    parts: Vec<ResponsePart<M>>,
+    /// Each component update replaces an earlier one for its surface in the same part (v0.8,
+    /// official mode: each repeats the earlier ones in full).
+    keep_last: bool,
+    /// The component updates in the last part: surface and place in the list.
+    updates: Vec<(String, usize)>,
+}
+
+impl<M: Form> Out<M> {
+    fn new(keep_last: bool) -> Out<M> {
+        Out {
+            parts: Vec::new(),
+            keep_last,
+            updates: Vec::new(),
+        }
+    }
+
     fn text(&mut self, text: &str) {
         if !text.is_empty() {
             self.parts.push(ResponsePart {
                 text: Some(text.to_owned()),
                 a2ui: None,
             });
+            self.updates.clear();
         }
     }
 
-    fn message(&mut self, message: Value) {
+    /// Adds `message` to the last part; returns its place in that part's list.
+    fn message(&mut self, message: M) -> usize {
         match self.parts.last_mut() {
             Some(ResponsePart {
                 a2ui: Some(list), ..
-            }) => list.push(message),
-            Some(part) => part.a2ui = Some(vec![message]),
-            None => self.parts.push(ResponsePart {
-                text: None,
-                a2ui: Some(vec![message]),
-            }),
+            }) => {
+                list.push(message);
+                list.len() - 1
+            }
+            Some(part) => {
+                part.a2ui = Some(vec![message]);
+                0
+            }
+            None => {
+                self.parts.push(ResponsePart {
+                    text: None,
+                    a2ui: Some(vec![message]),
+                });
+                0
+            }
+        }
+    }
+
+    /// Adds the component update `message` for surface `sid`.
+    fn update(&mut self, sid: &str, message: M) {
+        if self.keep_last {
+            let earlier = self.updates.iter().position(|(s, _)| s == sid);
+            let list = self.parts.last_mut().and_then(|p| p.a2ui.as_mut());
+            if let (Some(pos), Some(list)) = (earlier, list) {
+                let (_, at) = self.updates.remove(pos);
+                if at < list.len() {
+                    list.remove(at);
+                }
+                for (_, later) in &mut self.updates {
+                    if *later > at {
+                        *later -= 1;
+                    }
+                }
+            }
+        }
+        let at = self.message(message);
+        if self.keep_last {
+            self.updates.push((sid.to_owned(), at));
         }
     }
 }
@@ -410,7 +549,36 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
-        let mut out = Out::default();
+        self.step(chunk)
+    }
+
+    /// [`ProgressiveParser::process_chunk`] with every message as its compact JSON text, what a
+    /// server sends on: the same messages (the text of each is what `serde_json` writes for the
+    /// `Value` that `process_chunk` returns), made without building or copying their trees.
+    /// Each component's text is kept until the component changes, so a step that repeats every
+    /// reachable component costs about the length of what it writes. Use one method per
+    /// parser.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// parser.process_chunk_json(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#)?;
+    /// let parts = parser.process_chunk_json(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hi"}}}]}}"#)?;
+    /// assert_eq!(
+    ///     parts[0].a2ui.as_deref(),
+    ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
+    /// );
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn process_chunk_json(&mut self, chunk: &str) -> Result<Vec<ResponsePart<String>>, Error> {
+        self.step(chunk)
+    }
+
+    fn step<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+        let keep_last = self.mode == Emission::Official && self.version == Version::V08;
+        let mut out = Out::new(keep_last);
         let mut rest: &str = chunk;
         let held = std::mem::take(&mut self.held);
         let joined;
@@ -452,9 +620,6 @@ impl ProgressiveParser {
             self.held = later.to_owned();
             break;
         }
-        if self.mode == Emission::Official && self.version == Version::V08 {
-            keep_last_surface_update(&mut out.parts);
-        }
         Ok(out.parts)
     }
 
@@ -466,7 +631,7 @@ impl ProgressiveParser {
     }
 
     /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
-    fn json_text(&mut self, text: &str, out: &mut Out) -> Result<(), Error> {
+    fn json_text<M: Form>(&mut self, text: &str, out: &mut Out<M>) -> Result<(), Error> {
         let mut rest = text;
         // The plain characters of a string go in at once (nothing in them ends a value).
         while let Some(c) = self.json.next_char(&mut rest) {
@@ -626,6 +791,8 @@ impl ProgressiveParser {
                         missing: Vec::new(),
                         version: 0,
                         yielded: 0,
+                        text: String::new(),
+                        text_version: 0,
                     },
                 );
                 // Components showing a placeholder for this id now show the real thing.
@@ -747,7 +914,7 @@ impl ProgressiveParser {
     }
 
     /// Passes on what changed in a data-model update being written.
-    fn sniff_data_model(&mut self, out: &mut Out) -> Result<(), Error> {
+    fn sniff_data_model<M: Form>(&mut self, out: &mut Out<M>) -> Result<(), Error> {
         let (kind, data, entries) = match self.version {
             Version::V08 => ("dataModelUpdate", "contents", true),
             Version::V09 => ("updateDataModel", "value", false),
@@ -916,7 +1083,7 @@ impl ProgressiveParser {
             }
         }
         for msg in checked {
-            out.message(msg);
+            out.message(M::message(msg));
         }
         for msg in messages {
             self.emit_loose(msg, out);
@@ -925,24 +1092,24 @@ impl ProgressiveParser {
     }
 
     /// Emits a message built while streaming; one the catalog rejects is left out.
-    fn emit_loose(&mut self, msg: Value, out: &mut Out) {
+    fn emit_loose<M: Form>(&mut self, msg: Value, out: &mut Out<M>) {
         if self.validator.validate_with(&msg, false).is_ok() {
-            out.message(msg);
+            out.message(M::message(msg));
         }
     }
 
     /// Emits a message that arrived whole; one the catalog rejects is an error.
-    fn emit_strict(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+    fn emit_strict<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         self.validator
             .validate_with(&msg, true)
             .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
-        out.message(msg);
+        out.message(M::message(msg));
         Ok(())
     }
 
     /// Emits a finished message that already passed the check without strict integrity: when
     /// it holds no component list the strict check is the same check and is not run again.
-    fn emit_finished(&mut self, msg: Value, out: &mut Out) -> Result<(), Error> {
+    fn emit_finished<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         let update_key = match self.version {
             Version::V08 => "surfaceUpdate",
             Version::V09 => "updateComponents",
@@ -950,11 +1117,11 @@ impl ProgressiveParser {
         if msg.get(update_key).is_some() {
             return self.emit_strict(msg, out);
         }
-        out.message(msg);
+        out.message(M::message(msg));
         Ok(())
     }
 
-    fn complete_message(&mut self, mut msg: Value, out: &mut Out) -> Result<(), Error> {
+    fn complete_message<M: Form>(&mut self, mut msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         self.found_object = true;
         self.validator
             .validate_with(&msg, false)
@@ -1092,7 +1259,12 @@ impl ProgressiveParser {
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
     /// the reachable set has to be worked out again.
-    fn flush_surface(&mut self, sid: &str, check_root: bool, out: &mut Out) -> Result<(), Error> {
+    fn flush_surface<M: Form>(
+        &mut self,
+        sid: &str,
+        check_root: bool,
+        out: &mut Out<M>,
+    ) -> Result<(), Error> {
         let version = self.version;
         let mode = self.mode;
         let validator = Arc::clone(&self.validator);
@@ -1183,47 +1355,56 @@ impl ProgressiveParser {
         if ids.is_empty() {
             return Ok(());
         }
+        // Sent as text: the text of every component (and its placeholders) brought up to date,
+        // which is work only for what changed since it was last sent.
+        if M::TEXT {
+            for id in &ids {
+                let Some(comp) = comps.get_mut(*id) else {
+                    continue;
+                };
+                comp.keep_text();
+                for pid in &comp.placeholders {
+                    if let Some(made) = placeholder_ok.get_mut(pid) {
+                        if made.text.is_empty() {
+                            made.text = compact_json(&made.made);
+                        }
+                    }
+                }
+            }
+        }
         // First whether the step is accepted and which placeholders it shows, so that the
-        // components are copied only for a message that is sent.
+        // message is made only when it is sent.
         let mut new_placeholders: Vec<String> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
-        let mut list = Vec::new();
+        let mut message = None;
         {
             let mut seen: QuickSet<&str> = QuickSet::default();
-            let mut shown: Vec<&String> = Vec::new();
-            let mut present: Vec<&Comp> = Vec::with_capacity(ids.len());
+            let mut shown: Vec<&Placeholder> = Vec::new();
+            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(ids.len());
             for id in &ids {
                 let Some(comp) = comps.get(*id) else {
                     continue;
                 };
-                present.push(comp);
+                items.push((comp.processed.as_ref().unwrap_or(&comp.value), &comp.text));
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
                         continue;
                     }
                     let known = placeholder_ok.get(pid);
-                    accepted &= known.is_some_and(|(ok, _)| *ok)
+                    accepted &= known.is_some_and(|made| made.ok)
                         && !(comps.contains_key(pid) && reach.contains_key(pid));
                     let new = !yielded_placeholders.contains(pid);
                     if new {
                         new_placeholders.push(pid.clone());
                     }
-                    if mode == Emission::Official || new {
-                        shown.push(pid);
+                    if let Some(made) = known.filter(|_| mode == Emission::Official || new) {
+                        shown.push(made);
                     }
                 }
             }
             if accepted {
-                list.reserve_exact(present.len() + shown.len());
-                for comp in present {
-                    list.push(comp.processed.as_ref().unwrap_or(&comp.value).clone());
-                }
-                for pid in shown {
-                    list.push(match placeholder_ok.get(pid) {
-                        Some((_, made)) => made.clone(),
-                        None => placeholder(pid, version),
-                    });
-                }
+                items.extend(shown.into_iter().map(|p| (&p.made, p.text.as_str())));
+                message = Some(M::components(version, sid, &items));
             }
         }
         if mode == Emission::ChangedOnly && !accepted {
@@ -1237,8 +1418,8 @@ impl ProgressiveParser {
             }
         }
         yielded_placeholders.extend(new_placeholders);
-        if accepted {
-            out.message(wrap_components(version, sid, list));
+        if let Some(message) = message {
+            out.update(sid, message);
         }
         Ok(())
     }
@@ -1446,7 +1627,12 @@ impl Surface {
                     placeholder(pid, version),
                     false,
                 );
-                self.placeholder_ok.insert(pid.clone(), (ok, made));
+                let made = Placeholder {
+                    ok,
+                    made,
+                    text: String::new(),
+                };
+                self.placeholder_ok.insert(pid.clone(), made);
             }
         }
         if old_missing != missing {
@@ -1932,29 +2118,4 @@ fn process_component(
         }
     }
     (ctx.placeholders, ctx.missing)
-}
-
-/// Within each part, keeps only the last `surfaceUpdate` of each surface (each one repeats the
-/// earlier ones in full).
-fn keep_last_surface_update(parts: &mut [ResponsePart]) {
-    for part in parts {
-        let Some(list) = part.a2ui.as_mut().filter(|list| list.len() > 1) else {
-            continue;
-        };
-        let mut seen = QuickSet::default();
-        let mut kept = Vec::with_capacity(list.len());
-        for msg in list.drain(..).rev() {
-            let sid = msg
-                .get("surfaceUpdate")
-                .and_then(|p| p.get("surfaceId"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            match sid {
-                Some(sid) if !seen.insert(sid.clone()) => {}
-                _ => kept.push(msg),
-            }
-        }
-        kept.reverse();
-        *list = kept;
-    }
 }
