@@ -93,8 +93,14 @@ def main():
             criterion_dir = args.pop(0)
         else:
             sys.exit(__doc__)
-    header = f"{'response':<30} {'bytes':>6} {'SDK ms':>8} {'SDK out B':>10} {'ours off us':>11} {'ours chg us':>11} {'ratio off':>9} {'ratio chg':>9}"
+    header = (
+        f"{'response':<30} {'bytes':>6} {'SDK ms':>8} {'SDK out B':>10}"
+        f" {'off us':>8} {'chg us':>8} {'off txt':>8} {'chg txt':>8}"
+        f" {'x off':>6} {'x chg':>6} {'x offtxt':>8} {'x chgtxt':>8}"
+    )
     print(header)
+    print("(ours in us: official / changed-only mode, messages as Value trees / as JSON text;"
+          " x: SDK CPU time / ours)")
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
         cat = catalog(version)
         directory = os.path.join(EXAMPLES, folder)
@@ -102,18 +108,21 @@ def main():
             text = response(os.path.join(directory, name))
             cpu = min(run(cat, text) for _ in range(repeat))
             emitted = emitted_bytes(cat, text)
-            official = ours(criterion_dir, f"{folder}_{name}_official")
-            changed = ours(criterion_dir, f"{folder}_{name}_changed")
+            times = [
+                ours(criterion_dir, f"{folder}_{name}_{label}")
+                for label in ("official", "changed", "official_json", "changed_json")
+            ]
 
             def show(x, fmt):
                 return format(x, fmt) if x else "-"
 
-            print(
-                f"{folder + '/' + name:<30} {len(text):>6} {cpu * 1000:>8.1f} {emitted:>10}"
-                f" {show(official, '11.1f'):>11} {show(changed, '11.1f'):>11}"
-                f" {show(official and cpu * 1e6 / official, '9.0f'):>9}"
-                f" {show(changed and cpu * 1e6 / changed, '9.0f'):>9}"
+            line = f"{folder + '/' + name:<30} {len(text):>6} {cpu * 1000:>8.1f} {emitted:>10}"
+            line += "".join(f" {show(t, '8.1f'):>8}" for t in times)
+            line += "".join(
+                f" {show(t and cpu * 1e6 / t, w + '.0f'):>{w}}"
+                for t, w in zip(times, ("6", "6", "8", "8"))
             )
+            print(line)
     for folder in ("0.8", "0.9"):
         for label in ("official", "changed"):
             one = ours(criterion_dir, f"{folder}_scaling_{label}_1x")

@@ -1,6 +1,7 @@
 //! Time per response of the progressive parser on the restaurant-finder examples, each wrapped
 //! as a model response (prose, an `<a2ui-json>` block, prose) and fed in 4-byte chunks, in both
-//! emission modes.
+//! emission modes, with messages as `serde_json::Value` trees (`process_chunk`) and as compact
+//! JSON text (`process_chunk_json`, what a server sends on).
 //!
 //! What one measured iteration includes: creating a parser, feeding it every chunk of the
 //! response, and dropping what each chunk returned after it (as a server does once it has sent
@@ -146,6 +147,17 @@ fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> usize {
     parts
 }
 
+/// [`run`] with every message handed out as JSON text.
+fn run_json(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> usize {
+    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut parts = 0;
+    for piece in pieces {
+        let out = parser.process_chunk_json(piece).expect("example parses");
+        parts += std::hint::black_box(&out).len();
+    }
+    parts
+}
+
 /// One response, keeping what every chunk returned (to count it).
 fn collect(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> Vec<Vec<ResponsePart>> {
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
@@ -227,6 +239,9 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_{name}_{label}"), |b| {
                     b.iter(|| run(&validator, mode, &pieces))
+                });
+                group.bench_function(format!("{folder}_{name}_{label}_json"), |b| {
+                    b.iter(|| run_json(&validator, mode, &pieces))
                 });
             }
         }
