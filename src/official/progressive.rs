@@ -28,6 +28,11 @@
 //! linearly with the UI. A renderer that merges components by id and data by key at the path a
 //! message names ends up, after every chunk, with the same screen in both modes.
 //!
+//! Two output forms: [`ProgressiveParser::process_chunk`] hands out messages as
+//! `serde_json::Value` trees; [`ProgressiveParser::process_chunk_json`] hands out the same
+//! messages as compact JSON text, writing each repeated component from text kept since it last
+//! changed instead of copying its tree.
+//!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, Version};
 //! use a2ui_stream::official::progressive::ProgressiveParser;
