@@ -135,25 +135,20 @@ fn chunks(text: &str) -> Vec<&str> {
 }
 
 /// One response as a server handles it: a new parser sharing `validator`, every chunk fed, and
-/// what each chunk returned dropped once looked at (a server sends it on). Returns the number
-/// of parts, so the work cannot be skipped.
-fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> usize {
+/// what each chunk returned dropped once looked at (a server sends it on); messages as
+/// `Value` trees, or as JSON text when `text`. Returns the number of parts, so the work cannot
+/// be skipped.
+fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], text: bool) -> usize {
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
     let mut parts = 0;
     for piece in pieces {
-        let out = parser.process_chunk(piece).expect("example parses");
-        parts += std::hint::black_box(&out).len();
-    }
-    parts
-}
-
-/// [`run`] with every message handed out as JSON text.
-fn run_json(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> usize {
-    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut parts = 0;
-    for piece in pieces {
-        let out = parser.process_chunk_json(piece).expect("example parses");
-        parts += std::hint::black_box(&out).len();
+        parts += if text {
+            let out = parser.process_chunk_json(piece).expect("example parses");
+            std::hint::black_box(&out).len()
+        } else {
+            let out = parser.process_chunk(piece).expect("example parses");
+            std::hint::black_box(&out).len()
+        };
     }
     parts
 }
@@ -238,10 +233,10 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 );
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_{name}_{label}"), |b| {
-                    b.iter(|| run(&validator, mode, &pieces))
+                    b.iter(|| run(&validator, mode, &pieces, false))
                 });
                 group.bench_function(format!("{folder}_{name}_{label}_json"), |b| {
-                    b.iter(|| run_json(&validator, mode, &pieces))
+                    b.iter(|| run(&validator, mode, &pieces, true))
                 });
             }
         }
@@ -301,7 +296,7 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 );
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_scaling_{label}_{times}x"), |b| {
-                    b.iter(|| run(&validator, mode, &pieces))
+                    b.iter(|| run(&validator, mode, &pieces, false))
                 });
             }
         }
