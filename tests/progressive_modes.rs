@@ -290,6 +290,56 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
     }
 }
 
+#[test]
+fn the_two_output_forms_mix_on_one_parser() {
+    let Some(shared) = shared() else {
+        println!("skipping mixed output forms: ../shared/a2ui not found");
+        return;
+    };
+    for (name, validator, text) in restaurant_responses(&shared) {
+        for mode in MODES {
+            let mut trees = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+            let mut mixed = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+            let mut compared = 0;
+            for (i, piece) in chunks(&text, 5).into_iter().enumerate() {
+                let want: Vec<Option<Vec<String>>> = trees
+                    .process_chunk(piece)
+                    .unwrap()
+                    .iter()
+                    .map(|p| {
+                        p.a2ui
+                            .as_ref()
+                            .map(|l| l.iter().map(Value::to_string).collect())
+                    })
+                    .collect();
+                // Every third step as trees, the others as text.
+                let got: Vec<Option<Vec<String>>> = if i % 3 == 0 {
+                    mixed
+                        .process_chunk(piece)
+                        .unwrap()
+                        .iter()
+                        .map(|p| {
+                            p.a2ui
+                                .as_ref()
+                                .map(|l| l.iter().map(Value::to_string).collect())
+                        })
+                        .collect()
+                } else {
+                    mixed
+                        .process_chunk_json(piece)
+                        .unwrap()
+                        .into_iter()
+                        .map(|p| p.a2ui)
+                        .collect()
+                };
+                assert_eq!(want, got, "{name} ({mode:?}): step {i}");
+                compared += want.iter().flatten().count();
+            }
+            assert!(compared > 0, "{name}: nothing compared");
+        }
+    }
+}
+
 /// Cuts `text` at the given fractions of its length (moved to character boundaries).
 fn cut<'a>(text: &'a str, cuts: &[f64]) -> Vec<&'a str> {
     let mut at: Vec<usize> = cuts

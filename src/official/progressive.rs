@@ -561,8 +561,8 @@ impl ProgressiveParser {
     /// server sends on: the same messages (the text of each is what `serde_json` writes for the
     /// `Value` that `process_chunk` returns), made without building or copying their trees.
     /// Each component's text is kept until the component changes, so a step that repeats every
-    /// reachable component costs about the length of what it writes. Use one method per
-    /// parser.
+    /// reachable component costs about the length of what it writes. The two methods may be
+    /// mixed on one parser.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
