@@ -5,7 +5,8 @@
 //!
 //! In either mode, the JSON text form (`process_chunk_json`) hands out, after every chunk, the
 //! prose of the tree form and for each message exactly the text `serde_json` writes for its tree,
-//! on fixed chunk sizes and on random cuts.
+//! on fixed chunk sizes and on random cuts, and still does when the two methods are mixed on one
+//! parser.
 //!
 //! Inputs: the restaurant-finder examples in several chunk sizes, and every input sequence of
 //! the official streaming suite, from `../shared/a2ui` (or `$A2UI_SHARED/a2ui`); without it the
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -157,7 +158,7 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
         else {
             return None;
         };
-        let texts = |parts: &[a2ui_stream::official::progressive::ResponsePart]| {
+        let texts = |parts: &[ResponsePart]| {
             parts
                 .iter()
                 .filter_map(|p| p.text.clone())
@@ -188,15 +189,41 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
     Some((bytes_a, bytes_b))
 }
 
+/// `part` with every message as the text `serde_json` writes for it.
+fn written(part: &ResponsePart) -> ResponsePart<String> {
+    ResponsePart {
+        text: part.text.clone(),
+        a2ui: part
+            .a2ui
+            .as_ref()
+            .map(|list| list.iter().map(Value::to_string).collect()),
+    }
+}
+
 /// Feeds `pieces` to a parser handing out trees and one handing out text, in `mode`: after every
 /// piece both return the same prose and the same messages (the text form's being exactly what
-/// `serde_json` writes for the tree form's), or the same error. Returns the messages compared.
-fn same_as_text(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], label: &str) -> usize {
+/// `serde_json` writes for the tree form's), or the same error. With `mixed`, the second parser
+/// hands out every third step as trees (written out here), the others as text. Returns the
+/// messages compared.
+fn same_as_text(
+    validator: &Arc<Validator>,
+    mode: Emission,
+    pieces: &[&str],
+    label: &str,
+    mixed: bool,
+) -> usize {
     let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), mode);
     let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode);
     let mut compared = 0;
     for (i, piece) in pieces.iter().enumerate() {
-        let (parts, sent) = match (trees.process_chunk(piece), texts.process_chunk_json(piece)) {
+        let sent = if mixed && i % 3 == 0 {
+            texts
+                .process_chunk(piece)
+                .map(|parts| parts.iter().map(written).collect())
+        } else {
+            texts.process_chunk_json(piece)
+        };
+        let (parts, sent) = match (trees.process_chunk(piece), sent) {
             (Ok(parts), Ok(sent)) => (parts, sent),
             (Err(a), Err(b)) => {
                 assert_eq!(a, b, "{label} ({mode:?}): errors differ at step {i}");
@@ -204,26 +231,13 @@ fn same_as_text(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], lab
             }
             (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?}"),
         };
-        assert_eq!(
-            parts.len(),
-            sent.len(),
-            "{label} ({mode:?}): parts at step {i}"
-        );
-        for (part, text) in parts.iter().zip(&sent) {
-            assert_eq!(
-                part.text, text.text,
-                "{label} ({mode:?}): prose at step {i}"
-            );
-            let written: Option<Vec<String>> = part
-                .a2ui
-                .as_ref()
-                .map(|list| list.iter().map(Value::to_string).collect());
-            assert_eq!(
-                written, text.a2ui,
-                "{label} ({mode:?}): messages at step {i}"
-            );
-            compared += written.map_or(0, |list| list.len());
-        }
+        let want: Vec<ResponsePart<String>> = parts.iter().map(written).collect();
+        assert_eq!(want, sent, "{label} ({mode:?}, mixed: {mixed}): step {i}");
+        compared += want
+            .iter()
+            .filter_map(|p| p.a2ui.as_ref())
+            .map(Vec::len)
+            .sum::<usize>();
     }
     compared
 }
@@ -284,58 +298,10 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
                 "{label}: changed-only sent more ({changed} > {official})"
             );
             for mode in MODES {
-                assert!(same_as_text(&validator, mode, &pieces, &label) > 0);
+                for mixed in [false, true] {
+                    assert!(same_as_text(&validator, mode, &pieces, &label, mixed) > 0);
+                }
             }
-        }
-    }
-}
-
-#[test]
-fn the_two_output_forms_mix_on_one_parser() {
-    let Some(shared) = shared() else {
-        println!("skipping mixed output forms: ../shared/a2ui not found");
-        return;
-    };
-    for (name, validator, text) in restaurant_responses(&shared) {
-        for mode in MODES {
-            let mut trees = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-            let mut mixed = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-            let mut compared = 0;
-            for (i, piece) in chunks(&text, 5).into_iter().enumerate() {
-                let want: Vec<Option<Vec<String>>> = trees
-                    .process_chunk(piece)
-                    .unwrap()
-                    .iter()
-                    .map(|p| {
-                        p.a2ui
-                            .as_ref()
-                            .map(|l| l.iter().map(Value::to_string).collect())
-                    })
-                    .collect();
-                // Every third step as trees, the others as text.
-                let got: Vec<Option<Vec<String>>> = if i % 3 == 0 {
-                    mixed
-                        .process_chunk(piece)
-                        .unwrap()
-                        .iter()
-                        .map(|p| {
-                            p.a2ui
-                                .as_ref()
-                                .map(|l| l.iter().map(Value::to_string).collect())
-                        })
-                        .collect()
-                } else {
-                    mixed
-                        .process_chunk_json(piece)
-                        .unwrap()
-                        .into_iter()
-                        .map(|p| p.a2ui)
-                        .collect()
-                };
-                assert_eq!(want, got, "{name} ({mode:?}): step {i}");
-                compared += want.iter().flatten().count();
-            }
-            assert!(compared > 0, "{name}: nothing compared");
         }
     }
 }
@@ -376,7 +342,7 @@ proptest! {
         let (name, validator, text) = &responses[which % responses.len()];
         let mode = if official { Emission::Official } else { Emission::ChangedOnly };
         let pieces = cut(text, &cuts);
-        prop_assert!(same_as_text(validator, mode, &pieces, name) > 0);
+        prop_assert!(same_as_text(validator, mode, &pieces, name, false) > 0);
     }
 }
 
@@ -404,7 +370,7 @@ fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
             compared += 1;
         }
         for mode in MODES {
-            same_as_text(&validator, mode, &inputs, name);
+            same_as_text(&validator, mode, &inputs, name, false);
         }
     }
     assert!(compared >= 60, "only {compared} cases ran without an error");
