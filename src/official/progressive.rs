@@ -66,7 +66,7 @@ use serde_json::{Map, Value};
 use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
-use super::validator::{truthy, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
+use super::validator::{truthy, wrap_components, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
 use crate::hash::{QuickMap, QuickSet};
 
 const OPEN_TAG: &str = "<a2ui-json>";
@@ -1724,29 +1724,6 @@ fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
 
 /// A component on a depth-first walk: id, depth, its references, the next one to follow.
 type WalkStep = (String, usize, Vec<String>, usize);
-
-/// `components` as the message that updates them on surface `sid`.
-fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value {
-    match version {
-        Version::V08 => object([(
-            "surfaceUpdate",
-            object([
-                ("surfaceId", Value::from(sid)),
-                ("components", Value::Array(components)),
-            ]),
-        )]),
-        Version::V09 => object([
-            ("version", Value::from("v0.9")),
-            (
-                "updateComponents",
-                object([
-                    ("surfaceId", Value::from(sid)),
-                    ("components", Value::Array(components)),
-                ]),
-            ),
-        ]),
-    }
-}
 
 /// The v0.8 entries a partial data-model update is sent with: for every key that has a value
 /// somewhere, its last entry, in order, pruned of what is incomplete.

@@ -488,21 +488,30 @@ impl CheckFrame {
             self.message = None;
         }
         self.message
-            .get_or_insert_with(|| one_component_update(surface_id))
+            .get_or_insert_with(|| wrap_components(Version::V08, surface_id, vec![Value::Null]))
     }
 }
 
-/// A v0.8 `surfaceUpdate` for `surface_id` with one (empty) slot in its component list.
-fn one_component_update(surface_id: &str) -> Value {
+/// `components` as the message that updates them on surface `sid`: a v0.8 `surfaceUpdate` or a
+/// v0.9 `updateComponents`.
+pub(crate) fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value {
     let mut update = Map::new();
-    update.insert("surfaceId".to_owned(), Value::from(surface_id));
-    update.insert("components".to_owned(), Value::Array(vec![Value::Null]));
+    update.insert("surfaceId".to_owned(), Value::from(sid));
+    update.insert("components".to_owned(), Value::Array(components));
     let mut message = Map::new();
-    message.insert("surfaceUpdate".to_owned(), Value::Object(update));
+    match version {
+        Version::V08 => {
+            message.insert("surfaceUpdate".to_owned(), Value::Object(update));
+        }
+        Version::V09 => {
+            message.insert("version".to_owned(), Value::from("v0.9"));
+            message.insert("updateComponents".to_owned(), Value::Object(update));
+        }
+    }
     Value::Object(message)
 }
 
-/// The component slot of a message made by [`one_component_update`].
+/// The component slot of the one-component v0.8 update [`CheckFrame`] keeps.
 fn component_slot(message: &mut Value) -> Option<&mut Value> {
     message
         .get_mut("surfaceUpdate")?
