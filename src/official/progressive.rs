@@ -278,6 +278,15 @@ struct Placeholder {
     text: String,
 }
 
+impl Placeholder {
+    /// Makes `text`, unless it is made already (a placeholder never changes).
+    fn keep_text(&mut self) {
+        if self.text.is_empty() {
+            self.text = compact_json(&self.made);
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Cached {
     value: Value,
@@ -1370,9 +1379,7 @@ impl ProgressiveParser {
                 comp.keep_text();
                 for pid in &comp.placeholders {
                     if let Some(made) = placeholder_ok.get_mut(pid) {
-                        if made.text.is_empty() {
-                            made.text = compact_json(&made.made);
-                        }
+                        made.keep_text();
                     }
                 }
             }
