@@ -39,10 +39,13 @@ pub(crate) struct Frame {
     pub(crate) seen: usize,
     /// A reader has looked at this container since it opened.
     pub(crate) visited: bool,
+    /// Counts the containers opened before this one since the builder was made: tells apart
+    /// two containers that opened at the same place, so a reader can keep what it made of one.
+    pub(crate) serial: u64,
 }
 
 impl Frame {
-    fn new(key: Option<String>, body: Body, anonymous: bool) -> Frame {
+    fn new(key: Option<String>, body: Body, anonymous: bool, serial: u64) -> Frame {
         Frame {
             key,
             body,
@@ -51,6 +54,7 @@ impl Frame {
             fresh: Vec::new(),
             seen: 0,
             visited: false,
+            serial,
         }
     }
 }
@@ -109,6 +113,8 @@ pub(crate) struct PartialJson {
     pub(crate) dirty: bool,
     /// Set once a well-formed object has closed.
     pub(crate) closed_object: bool,
+    /// Containers opened so far (see [`Frame::serial`]).
+    opened: u64,
 }
 
 impl PartialJson {
@@ -121,8 +127,13 @@ impl PartialJson {
     pub(crate) fn open_list(&mut self) {
         self.stack.clear();
         self.token = Token::None;
-        self.stack
-            .push(Frame::new(None, Body::Array(Vec::new()), false));
+        self.opened += 1;
+        self.stack.push(Frame::new(
+            None,
+            Body::Array(Vec::new()),
+            false,
+            self.opened,
+        ));
     }
 
     /// Forgets everything.
@@ -269,7 +280,9 @@ impl PartialJson {
                 } else {
                     Body::Array(Vec::new())
                 };
-                self.stack.push(Frame::new(key, body, anonymous));
+                self.opened += 1;
+                self.stack
+                    .push(Frame::new(key, body, anonymous, self.opened));
                 self.dirty = true;
                 Step::Nothing
             }

@@ -58,7 +58,7 @@
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -287,6 +287,157 @@ impl Placeholder {
     }
 }
 
+/// The finished entries of the `contents` list of a v0.8 data-model update being written (official
+/// mode, which sends all of them on every step), each pruned, written as text and checked
+/// against the catalog once, when it is finished; see [`EntriesSoFar::update`].
+#[derive(Debug, Default)]
+struct EntriesSoFar {
+    /// [`Frame::serial`] of the list they are in (0: none yet).
+    list: u64,
+    /// The surface and path of the update they were checked in.
+    sid: String,
+    path: Option<Value>,
+    /// The update with no entries passes the catalog check.
+    envelope_ok: bool,
+    /// The update the entries are checked in, one at a time (its `contents` left empty).
+    check: Value,
+    entries: Vec<Entry>,
+}
+
+/// One entry of a v0.8 data-model update, as [`EntriesSoFar`] keeps it.
+#[derive(Debug)]
+struct Entry {
+    /// Its `key`, when that is a string.
+    key: Option<String>,
+    /// It has a value ([`has_value`]).
+    valued: bool,
+    /// What is sent of it (pruned of values still unfinished); `None`: nothing.
+    sent: Option<Value>,
+    /// `sent` as JSON text (text form only).
+    text: String,
+    /// The update with only this entry passes the catalog check.
+    ok: bool,
+}
+
+impl EntriesSoFar {
+    /// The update that sends every entry so far of the `contents` list at `json.stack[index]`
+    /// (the latest entry per key, pruned, as [`latest_entries`] picks them), or `None` when the
+    /// catalog rejects it. Only entries finished since the last call, and the one being written,
+    /// are looked at; the validator must check entries apart
+    /// ([`Validator::checks_entries_apart`]).
+    fn update<M: Form>(
+        &mut self,
+        json: &PartialJson,
+        index: usize,
+        validator: &Validator,
+        sid: &str,
+        path: Option<&Value>,
+    ) -> Option<M> {
+        let Some(Frame {
+            body: Body::Array(items),
+            serial,
+            ..
+        }) = json.stack.get(index)
+        else {
+            return None;
+        };
+        if self.list != *serial || self.sid != sid || self.path.as_ref() != path {
+            let mut body = Map::new();
+            body.insert("surfaceId".into(), Value::from(sid));
+            body.insert("contents".into(), Value::Array(Vec::new()));
+            if let Some(path) = path {
+                body.insert("path".into(), path.clone());
+            }
+            let check = object([("dataModelUpdate", Value::Object(body))]);
+            *self = EntriesSoFar {
+                list: *serial,
+                sid: sid.to_owned(),
+                path: path.cloned(),
+                envelope_ok: validator.validate_with(&check, false).is_ok(),
+                check,
+                entries: Vec::new(),
+            };
+        }
+        // A list only grows while it is open.
+        let done = self.entries.len().min(items.len());
+        for item in items.get(done..).unwrap_or_default() {
+            let entry = self.entry::<M>(item.clone(), validator);
+            self.entries.push(entry);
+        }
+        if M::TEXT {
+            // Entries made for the tree form get their text when first sent as text.
+            for entry in &mut self.entries {
+                if let (Some(value), true) = (&entry.sent, entry.text.is_empty()) {
+                    entry.text = compact_json(value);
+                }
+            }
+        }
+        let open = match json.stack.get(index + 1) {
+            Some(_) => json
+                .snapshot(index + 1, heal_data_string)
+                .map(|v| self.entry::<M>(v, validator)),
+            None => None,
+        };
+        let all: Vec<&Entry> = self.entries.iter().chain(open.as_ref()).collect();
+        let valued: QuickSet<&str> = all
+            .iter()
+            .filter(|e| e.valued)
+            .filter_map(|e| e.key.as_deref())
+            .collect();
+        let mut seen: QuickSet<&str> = QuickSet::default();
+        let mut keep = vec![false; all.len()];
+        for (slot, entry) in keep.iter_mut().zip(&all).rev() {
+            if let Some(k) = entry.key.as_deref() {
+                *slot = valued.contains(k) && seen.insert(k);
+            }
+        }
+        let mut ok = self.envelope_ok;
+        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(all.len());
+        for (entry, _) in all.iter().zip(keep).filter(|(_, keep)| *keep) {
+            if let Some(value) = &entry.sent {
+                ok &= entry.ok;
+                sent.push((value, &entry.text));
+            }
+        }
+        ok.then(|| M::data_update(sid, path, &sent))
+    }
+
+    /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
+    /// written as text.
+    fn entry<M: Form>(&mut self, raw: Value, validator: &Validator) -> Entry {
+        let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
+        let valued = has_value(&raw);
+        let mut sent = prune_entry_owned(raw);
+        let mut ok = false;
+        let list = self
+            .check
+            .get_mut("dataModelUpdate")
+            .and_then(|u| u.get_mut("contents"))
+            .and_then(Value::as_array_mut);
+        if let (Some(value), Some(list)) = (sent.take(), list) {
+            list.push(value);
+            ok = validator.validate_with(&self.check, false).is_ok();
+            sent = self
+                .check
+                .get_mut("dataModelUpdate")
+                .and_then(|u| u.get_mut("contents"))
+                .and_then(Value::as_array_mut)
+                .and_then(Vec::pop);
+        }
+        let text = match (&sent, M::TEXT) {
+            (Some(value), true) => compact_json(value),
+            _ => String::new(),
+        };
+        Entry {
+            key,
+            valued,
+            sent,
+            text,
+            ok,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Cached {
     value: Value,
@@ -319,6 +470,8 @@ pub struct ProgressiveParser {
     /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
     /// does); v0.8 entries are kept as plain values (value maps as objects).
     emitted_data: Map<String, Value>,
+    /// The finished entries of the v0.8 data-model update being written, made ready to send.
+    entries: EntriesSoFar,
 }
 
 impl fmt::Debug for ProgressiveParser {
@@ -340,6 +493,9 @@ trait Form: Sized {
     /// The message that updates `items` (each a component's emitted form and, in the text form,
     /// its JSON text) on surface `sid`.
     fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Self;
+    /// The v0.8 `dataModelUpdate` of surface `sid` at `path` with `entries` (each an entry and,
+    /// in the text form, its JSON text).
+    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> Self;
 }
 
 impl Form for Value {
@@ -352,6 +508,17 @@ impl Form for Value {
     fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Value {
         let list = items.iter().map(|(value, _)| (*value).clone()).collect();
         wrap_components(version, sid, list)
+    }
+
+    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> Value {
+        let list = entries.iter().map(|(value, _)| (*value).clone()).collect();
+        let mut body = Map::new();
+        body.insert("surfaceId".into(), Value::from(sid));
+        body.insert("contents".into(), Value::Array(list));
+        if let Some(path) = path {
+            body.insert("path".into(), path.clone());
+        }
+        object([("dataModelUpdate", Value::Object(body))])
     }
 }
 
@@ -372,22 +539,51 @@ impl Form for String {
                 r#","version":"v0.9"}"#,
             ),
         };
-        let sid = compact_json(&Value::from(sid));
-        let size = items.iter().map(|(_, text)| text.len() + 1).sum::<usize>();
-        let mut out = String::with_capacity(open.len() + size + sid.len() + 32);
-        out.push_str(open);
-        for (i, (_, text)) in items.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(text);
-        }
+        let mut out = joined(open, items, sid.len() + 32);
         out.push_str(r#"],"surfaceId":"#);
-        out.push_str(&sid);
+        push_json(&mut out, &Value::from(sid));
         out.push('}');
         out.push_str(close);
         out
     }
+
+    /// The same text as the tree form's `to_string()` (members in key order).
+    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> String {
+        let mut out = joined(
+            r#"{"dataModelUpdate":{"contents":["#,
+            entries,
+            sid.len() + 32,
+        );
+        out.push(']');
+        if let Some(path) = path {
+            out.push_str(r#","path":"#);
+            push_json(&mut out, path);
+        }
+        out.push_str(r#","surfaceId":"#);
+        push_json(&mut out, &Value::from(sid));
+        out.push_str("}}");
+        out
+    }
+}
+
+/// `open` followed by the texts of `items`, comma-separated, with room for `more` bytes after.
+fn joined(open: &str, items: &[(&Value, &str)], more: usize) -> String {
+    let size = items.iter().map(|(_, text)| text.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(open.len() + size + more);
+    out.push_str(open);
+    for (i, (_, text)) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// Appends `value` as compact JSON text.
+fn push_json(out: &mut String, value: &Value) {
+    // `Display` writes compact JSON; writing into a `String` cannot fail.
+    let _ = write!(out, "{value}");
 }
 
 /// `value` as compact JSON text (what its `Display` writes, without going through a formatter).
@@ -535,6 +731,7 @@ impl ProgressiveParser {
             surfaces: QuickMap::default(),
             queued: Vec::new(),
             emitted_data: Map::new(),
+            entries: EntriesSoFar::default(),
         }
     }
 
@@ -980,7 +1177,27 @@ impl ProgressiveParser {
         let mut checked = Vec::new();
         match (self.version, self.mode) {
             (Version::V08, Emission::Official) => {
-                // Every entry so far, the latest per key, as the reference sends them.
+                // Every entry so far, the latest per key, as the reference sends them: while
+                // the list is open, from the entries made ready as they finished.
+                let open_list = self.validator.checks_entries_apart()
+                    && matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
+                    && matches!(
+                        self.json.stack.get(3),
+                        Some(Frame { key: Some(k), body: Body::Array(_), .. }) if k == data
+                    );
+                if open_list {
+                    let update = self.entries.update::<M>(
+                        &self.json,
+                        3,
+                        &self.validator,
+                        &sid,
+                        path.as_ref(),
+                    );
+                    if let Some(update) = update {
+                        out.message(update);
+                    }
+                    return Ok(());
+                }
                 let payload = if matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
                 {
                     self.json.snapshot(2, heal_data_string)

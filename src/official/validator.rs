@@ -120,6 +120,8 @@ enum Compiled {
     V08 {
         /// The message schema with the catalog's components put in place.
         message: Option<jsonschema::Validator>,
+        /// See [`Validator::checks_entries_apart`].
+        entries_apart: bool,
     },
     V09 {
         has_s2c: bool,
@@ -157,9 +159,13 @@ impl Validator {
     /// ```
     pub fn new(catalog: &Catalog) -> Result<Validator, ValidationError> {
         let compiled = match catalog.version() {
-            Version::V08 => Compiled::V08 {
-                message: compile_v08(catalog)?,
-            },
+            Version::V08 => {
+                let (message, entries_apart) = compile_v08(catalog)?;
+                Compiled::V08 {
+                    message,
+                    entries_apart,
+                }
+            }
             Version::V09 => compile_v09(catalog)?,
         };
         Ok(Validator {
@@ -228,7 +234,7 @@ impl Validator {
             single => std::slice::from_ref(single),
         };
         match &self.compiled {
-            Compiled::V08 { message } => {
+            Compiled::V08 { message, .. } => {
                 // `is_valid` is much cheaper than collecting errors; errors are only gathered
                 // for a list that has some.
                 let failing = message
@@ -263,6 +269,21 @@ impl Validator {
         self.check_integrity(list, strict_integrity)
     }
 
+    /// Whether a v0.8 `dataModelUpdate` passes [`validate_with`](Self::validate_with) (without
+    /// strict integrity) exactly when the same update with no entries passes and, for each of
+    /// its entries, the same update with only that entry passes. True when nothing in the
+    /// message schema looks at the `contents` list as a whole (see [`entries_apart`]); the
+    /// integrity checks (depth, paths) always look at one entry at a time.
+    pub(crate) fn checks_entries_apart(&self) -> bool {
+        matches!(
+            self.compiled,
+            Compiled::V08 {
+                entries_apart: true,
+                ..
+            }
+        )
+    }
+
     /// Whether `component`, alone in a message updating surface `surface_id`, passes
     /// [`validate_with`](Self::validate_with) without strict integrity: the schema, no
     /// self-reference, depth and path syntax (with one component the other integrity checks
@@ -280,9 +301,10 @@ impl Validator {
         may_refer_to_itself: bool,
     ) -> (Value, bool) {
         let (component, schema_ok) = match &self.compiled {
-            Compiled::V08 { message: None } => (component, true),
+            Compiled::V08 { message: None, .. } => (component, true),
             Compiled::V08 {
                 message: Some(schema),
+                ..
             } => {
                 let message = frame.message_for(surface_id);
                 if let Some(slot) = component_slot(message) {
@@ -614,10 +636,14 @@ fn inject(schema: &Value, source: &Map<String, Value>) -> Value {
     }
 }
 
-fn compile_v08(catalog: &Catalog) -> Result<Option<jsonschema::Validator>, ValidationError> {
+/// The compiled v0.8 message schema (none when the catalog has none), and whether it checks
+/// the entries of a data-model update one at a time ([`entries_apart`]).
+fn compile_v08(
+    catalog: &Catalog,
+) -> Result<(Option<jsonschema::Validator>, bool), ValidationError> {
     let s2c = catalog.s2c_schema();
     if is_empty_schema(s2c) {
-        return Ok(None);
+        return Ok((None, true));
     }
     let mut source = Map::new();
     if let Some(components) = catalog.catalog_schema().get("components") {
@@ -638,12 +664,48 @@ fn compile_v08(catalog: &Catalog) -> Result<Option<jsonschema::Validator>, Valid
         resources.push((sibling(base, "common_types.json"), common.clone()));
     }
     let registry = build_registry(resources)?;
-    jsonschema::options()
+    let compiled = jsonschema::options()
         .with_draft(Draft::Draft202012)
         .with_registry(&registry)
         .build(&message_schema)
-        .map(Some)
-        .map_err(schema_error)
+        .map_err(schema_error)?;
+    Ok((Some(compiled), entries_apart(&message_schema)))
+}
+
+/// Whether `schema` (a v0.8 message schema) checks each entry of a `dataModelUpdate`'s
+/// `contents` on its own: the list's schema says only `type` and `items`, and the schemas above
+/// it (the message, the update) only list properties, so no keyword sees two entries together
+/// or an entry together with another member. Anything else (`$ref`, combinators, conditionals,
+/// `minItems`, `uniqueItems`, unknown keywords) answers no.
+fn entries_apart(schema: &Value) -> bool {
+    const ANNOTATIONS: [&str; 8] = [
+        "$schema",
+        "$id",
+        "$comment",
+        "title",
+        "description",
+        "examples",
+        "$defs",
+        "definitions",
+    ];
+    fn only(schema: Option<&Value>, allowed: &[&str]) -> bool {
+        schema.and_then(Value::as_object).is_some_and(|map| {
+            map.keys()
+                .all(|k| allowed.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
+        })
+    }
+    let members = ["type", "properties", "required", "additionalProperties"];
+    let update = schema.pointer("/properties/dataModelUpdate");
+    let list = schema.pointer("/properties/dataModelUpdate/properties/contents");
+    only(Some(schema), &members)
+        && only(update, &members)
+        && only(list, &["type", "items"])
+        && list
+            .and_then(|l| l.get("type"))
+            .is_none_or(|t| t == "array")
+        && list
+            .and_then(|l| l.get("items"))
+            .is_none_or(|items| items.is_object() || items.is_boolean())
 }
 
 fn build_registry(resources: Vec<(String, Value)>) -> Result<Registry<'static>, ValidationError> {
