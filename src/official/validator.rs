@@ -1348,6 +1348,84 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn entries_are_checked_apart_only_when_no_keyword_sees_the_list_whole() {
+        let schema = |contents: Value, root_extra: Option<(&str, Value)>| {
+            let mut root = json!({"type": "object", "additionalProperties": false, "properties": {
+                "dataModelUpdate": {"type": "object", "required": ["contents"], "properties": {
+                    "surfaceId": {"type": "string"}, "contents": contents}}}});
+            if let (Some((k, v)), Some(map)) = (root_extra, root.as_object_mut()) {
+                map.insert(k.to_owned(), v);
+            }
+            root
+        };
+        let items = json!({"type": "object", "required": ["key"]});
+        assert!(entries_apart(&schema(
+            json!({"type": "array", "items": items, "description": "d"}),
+            None
+        )));
+        assert!(!entries_apart(&schema(
+            json!({"type": "array", "items": items, "minItems": 1}),
+            None
+        )));
+        assert!(!entries_apart(&schema(
+            json!({"type": "array", "items": items, "uniqueItems": true}),
+            None
+        )));
+        assert!(!entries_apart(&schema(
+            json!({"$ref": "#/$defs/list"}),
+            None
+        )));
+        assert!(!entries_apart(&schema(
+            json!({"type": "array", "items": [items]}),
+            None
+        )));
+        assert!(!entries_apart(&schema(
+            json!({"type": "array", "items": items}),
+            Some(("oneOf", json!([{}, {}])))
+        )));
+        assert!(!entries_apart(&json!({"type": "object"})));
+    }
+
+    #[test]
+    fn an_update_passes_whole_exactly_when_it_passes_empty_and_entry_by_entry() {
+        let catalog = Catalog::new(
+            Version::V08,
+            json!({"type": "object", "properties": {"dataModelUpdate": {"type": "object",
+                "additionalProperties": false, "required": ["surfaceId", "contents"], "properties": {
+                "surfaceId": {"type": "string"}, "path": {"type": "string"},
+                "contents": {"type": "array", "items": {"type": "object", "required": ["key"],
+                    "properties": {"key": {"type": "string"}, "valueNumber": {"type": "number"}}}}}}}}),
+            json!({"components": {}}),
+            json!({}),
+        );
+        let validator = Validator::new(&catalog).expect("compiles");
+        assert!(validator.checks_entries_apart());
+        let update = |entries: &[Value], path: &str| json!({"dataModelUpdate": {"surfaceId": "s", "path": path, "contents": entries}});
+        let good = json!({"key": "a", "valueNumber": 1});
+        let bad = json!({"key": "b", "valueNumber": "one"});
+        let deep = json!({"key": "c", "valueMap": [{"key": "d", "path": "no//good"}]});
+        for path in ["/", "not a path//"] {
+            for entries in [
+                vec![],
+                vec![good.clone()],
+                vec![good.clone(), bad.clone()],
+                vec![deep.clone()],
+            ] {
+                let whole = validator
+                    .validate_with(&update(&entries, path), false)
+                    .is_ok();
+                let apart = validator.validate_with(&update(&[], path), false).is_ok()
+                    && entries.iter().all(|e| {
+                        validator
+                            .validate_with(&update(std::slice::from_ref(e), path), false)
+                            .is_ok()
+                    });
+                assert_eq!(whole, apart, "{entries:?} at {path}");
+            }
+        }
+    }
+
+    #[test]
     fn repr_matches_python() {
         assert_eq!(py_repr(&json!(1.0)), "1.0");
         assert_eq!(py_repr(&json!(2.5)), "2.5");
