@@ -58,7 +58,7 @@
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -225,6 +225,8 @@ struct Surface {
     queued: bool,
     /// Reused by every check of one of its components against the catalog.
     check: CheckFrame,
+    /// Its id as JSON text (made at its first component update).
+    sid_json: String,
 }
 
 /// A component as last seen, and what was made of it.
@@ -294,9 +296,11 @@ impl Placeholder {
 struct EntriesSoFar {
     /// [`Frame::serial`] of the list they are in (0: none yet).
     list: u64,
-    /// The surface and path of the update they were checked in.
+    /// The surface and path of the update they were checked in, and their JSON text.
     sid: String,
     path: Option<Value>,
+    sid_json: String,
+    path_json: String,
     /// The update with no entries passes the catalog check.
     envelope_ok: bool,
     /// The update the entries are checked in, one at a time (its `contents` left empty).
@@ -353,6 +357,8 @@ impl EntriesSoFar {
                 list: *serial,
                 sid: sid.to_owned(),
                 path: path.cloned(),
+                sid_json: compact_json(&Value::from(sid)),
+                path_json: path.map(compact_json).unwrap_or_default(),
                 envelope_ok: validator.validate_with(&check, false).is_ok(),
                 check,
                 entries: Vec::new(),
@@ -399,7 +405,8 @@ impl EntriesSoFar {
                 sent.push((value, &entry.text));
             }
         }
-        ok.then(|| M::data_update(sid, path, &sent))
+        let path = path.map(|p| (p, self.path_json.as_str()));
+        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent))
     }
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
@@ -492,10 +499,15 @@ trait Form: Sized {
     fn message(msg: Value) -> Self;
     /// The message that updates `items` (each a component's emitted form and, in the text form,
     /// its JSON text) on surface `sid`.
-    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Self;
+    /// `sid` comes with its JSON text (used by the text form).
+    fn components(version: Version, sid: (&str, &str), items: &[(&Value, &str)]) -> Self;
     /// The v0.8 `dataModelUpdate` of surface `sid` at `path` with `entries` (each an entry and,
-    /// in the text form, its JSON text).
-    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> Self;
+    /// in the text form, its JSON text); `sid` and `path` come with their JSON text.
+    fn data_update(
+        sid: (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+    ) -> Self;
 }
 
 impl Form for Value {
@@ -505,17 +517,21 @@ impl Form for Value {
         msg
     }
 
-    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> Value {
+    fn components(version: Version, (sid, _): (&str, &str), items: &[(&Value, &str)]) -> Value {
         let list = items.iter().map(|(value, _)| (*value).clone()).collect();
         wrap_components(version, sid, list)
     }
 
-    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> Value {
+    fn data_update(
+        (sid, _): (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+    ) -> Value {
         let list = entries.iter().map(|(value, _)| (*value).clone()).collect();
         let mut body = Map::new();
         body.insert("surfaceId".into(), Value::from(sid));
         body.insert("contents".into(), Value::Array(list));
-        if let Some(path) = path {
+        if let Some((path, _)) = path {
             body.insert("path".into(), path.clone());
         }
         object([("dataModelUpdate", Value::Object(body))])
@@ -531,7 +547,11 @@ impl Form for String {
 
     /// The same text as `wrap_components(..).to_string()` (members in key order), written from
     /// the components' kept text instead of copying and serializing their trees.
-    fn components(version: Version, sid: &str, items: &[(&Value, &str)]) -> String {
+    fn components(
+        version: Version,
+        (_, sid_json): (&str, &str),
+        items: &[(&Value, &str)],
+    ) -> String {
         let (open, close) = match version {
             Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
             Version::V09 => (
@@ -539,28 +559,29 @@ impl Form for String {
                 r#","version":"v0.9"}"#,
             ),
         };
-        let mut out = joined(open, items, sid.len() + 32);
+        let mut out = joined(open, items, sid_json.len() + 32);
         out.push_str(r#"],"surfaceId":"#);
-        push_json(&mut out, &Value::from(sid));
+        out.push_str(sid_json);
         out.push('}');
         out.push_str(close);
         out
     }
 
     /// The same text as the tree form's `to_string()` (members in key order).
-    fn data_update(sid: &str, path: Option<&Value>, entries: &[(&Value, &str)]) -> String {
-        let mut out = joined(
-            r#"{"dataModelUpdate":{"contents":["#,
-            entries,
-            sid.len() + 32,
-        );
+    fn data_update(
+        (_, sid_json): (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+    ) -> String {
+        let more = sid_json.len() + path.map_or(0, |(_, text)| text.len()) + 32;
+        let mut out = joined(r#"{"dataModelUpdate":{"contents":["#, entries, more);
         out.push(']');
-        if let Some(path) = path {
+        if let Some((_, path_json)) = path {
             out.push_str(r#","path":"#);
-            push_json(&mut out, path);
+            out.push_str(path_json);
         }
         out.push_str(r#","surfaceId":"#);
-        push_json(&mut out, &Value::from(sid));
+        out.push_str(sid_json);
         out.push_str("}}");
         out
     }
@@ -578,12 +599,6 @@ fn joined(open: &str, items: &[(&Value, &str)], more: usize) -> String {
         out.push_str(text);
     }
     out
-}
-
-/// Appends `value` as compact JSON text.
-fn push_json(out: &mut String, value: &Value) {
-    // `Display` writes compact JSON; writing into a `String` cannot fail.
-    let _ = write!(out, "{value}");
 }
 
 /// `value` as compact JSON text (what its `Display` writes, without going through a formatter).
@@ -1555,6 +1570,9 @@ impl ProgressiveParser {
             }
         }
         // What to send: everything reachable, or what the renderer does not have yet.
+        if surface.sid_json.is_empty() {
+            surface.sid_json = compact_json(&Value::from(sid));
+        }
         let Surface {
             reach,
             comps,
@@ -1562,6 +1580,7 @@ impl ProgressiveParser {
             placeholder_ok,
             yielded_placeholders,
             pending,
+            sid_json,
             ..
         } = surface;
         let fresh: Vec<String>;
@@ -1633,7 +1652,7 @@ impl ProgressiveParser {
             }
             if accepted {
                 items.extend(shown.into_iter().map(|p| (&p.made, p.text.as_str())));
-                message = Some(M::components(version, sid, &items));
+                message = Some(M::components(version, (sid, sid_json.as_str()), &items));
             }
         }
         if mode == Emission::ChangedOnly && !accepted {
@@ -2075,17 +2094,21 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
 const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
 
 /// Whether one of [`LINK_HINTS`] occurs in the ASCII `name`, in any case: one pass over the
-/// name, comparing only where a hint's first letter stands.
+/// name, comparing only the one hint that starts with the letter at hand (checked on every
+/// chunk of a cut value).
 fn has_link_hint(name: &[u8]) -> bool {
     (0..name.len()).any(|i| {
         let rest = name.get(i..).unwrap_or_default();
-        matches!(
-            rest.first().map(u8::to_ascii_lowercase),
-            Some(b'u' | b'l' | b's' | b'h' | b'i')
-        ) && LINK_HINTS.iter().any(|hint| {
-            rest.get(..hint.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
-        })
+        let hint: &[u8] = match rest.first().map(u8::to_ascii_lowercase) {
+            Some(b'u') => b"url",
+            Some(b'l') => b"link",
+            Some(b's') => b"src",
+            Some(b'h') => b"href",
+            Some(b'i') => b"image",
+            _ => return false,
+        };
+        rest.get(..hint.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(hint))
     })
 }
 
@@ -2324,4 +2347,29 @@ fn process_component(
         }
     }
     (ctx.placeholders, ctx.missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn link_hints_are_found_as_lower_casing_finds_them(name in "([a-zA-Z_]{0,5}(url|Url|LINK|link|src|sRc|href|image|IMAGE|ima|lin|ur)?){0,4}") {
+            let lower = name.to_lowercase();
+            let expected = LINK_HINTS.iter().any(|w| lower.contains(w));
+            prop_assert_eq!(has_link_hint(name.as_bytes()), expected);
+        }
+    }
+
+    #[test]
+    fn link_hints_in_any_case_and_place() {
+        for name in ["imageUrl", "HREF", "profileLink", "thumbSrc", "my_url_2"] {
+            assert!(has_link_hint(name.as_bytes()), "{name}");
+        }
+        for name in ["title", "dietaryRequirements", "ur", "lin", "imag", ""] {
+            assert!(!has_link_hint(name.as_bytes()), "{name}");
+        }
+    }
 }
