@@ -385,18 +385,7 @@ impl EntriesSoFar {
             None => None,
         };
         let all: Vec<&Entry> = self.entries.iter().chain(open.as_ref()).collect();
-        let valued: QuickSet<&str> = all
-            .iter()
-            .filter(|e| e.valued)
-            .filter_map(|e| e.key.as_deref())
-            .collect();
-        let mut seen: QuickSet<&str> = QuickSet::default();
-        let mut keep = vec![false; all.len()];
-        for (slot, entry) in keep.iter_mut().zip(&all).rev() {
-            if let Some(k) = entry.key.as_deref() {
-                *slot = valued.contains(k) && seen.insert(k);
-            }
-        }
+        let keep = latest_per_key(all.iter().map(|e| (e.key.as_deref(), e.valued)));
         let mut ok = self.envelope_ok;
         let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(all.len());
         for (entry, _) in all.iter().zip(keep).filter(|(_, keep)| *keep) {
@@ -1971,29 +1960,34 @@ type WalkStep = (String, usize, Vec<String>, usize);
 /// The v0.8 entries a partial data-model update is sent with: for every key that has a value
 /// somewhere, its last entry, in order, pruned of what is incomplete.
 fn latest_entries(list: Vec<Value>) -> Vec<Value> {
-    let keep: Vec<bool> = {
-        fn key_of(entry: &Value) -> Option<&str> {
-            entry.get("key").and_then(Value::as_str)
-        }
-        let valued: QuickSet<&str> = list
-            .iter()
-            .filter(|e| has_value(e))
-            .filter_map(key_of)
-            .collect();
-        let mut seen = QuickSet::default();
-        let mut keep = vec![false; list.len()];
-        for (slot, entry) in keep.iter_mut().zip(&list).rev() {
-            if let Some(k) = key_of(entry) {
-                *slot = valued.contains(k) && seen.insert(k);
-            }
-        }
-        keep
-    };
+    let keep = latest_per_key(
+        list.iter()
+            .map(|e| (e.get("key").and_then(Value::as_str), has_value(e))),
+    );
     list.into_iter()
         .zip(keep)
         .filter(|(_, keep)| *keep)
         .filter_map(|(entry, _)| prune_entry_owned(entry))
         .collect()
+}
+
+/// Which v0.8 entries, each given as its key (when it is a string) and whether it has a value, a
+/// partial update sends: for every key that has a value somewhere, its last entry.
+fn latest_per_key<'a>(
+    entries: impl DoubleEndedIterator<Item = (Option<&'a str>, bool)> + Clone,
+) -> Vec<bool> {
+    let valued: QuickSet<&str> = entries
+        .clone()
+        .filter(|(_, valued)| *valued)
+        .filter_map(|(key, _)| key)
+        .collect();
+    let mut seen = QuickSet::default();
+    let mut keep: Vec<bool> = entries
+        .rev()
+        .map(|(key, _)| key.is_some_and(|k| valued.contains(k) && seen.insert(k)))
+        .collect();
+    keep.reverse();
+    keep
 }
 
 /// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
