@@ -384,18 +384,29 @@ impl EntriesSoFar {
                 .map(|v| self.entry::<M>(v, validator)),
             None => None,
         };
-        let all: Vec<&Entry> = self.entries.iter().chain(open.as_ref()).collect();
-        let keep = latest_per_key(all.iter().map(|e| (e.key.as_deref(), e.valued)));
+        let keep = latest_per_key(
+            self.entries
+                .iter()
+                .chain(open.as_ref())
+                .map(|e| (e.key.as_deref(), e.valued)),
+        );
         let mut ok = self.envelope_ok;
-        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(all.len());
-        for (entry, _) in all.iter().zip(keep).filter(|(_, keep)| *keep) {
+        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(keep.len());
+        for (entry, _) in self.entries.iter().zip(&keep).filter(|(_, keep)| **keep) {
             if let Some(value) = &entry.sent {
                 ok &= entry.ok;
                 sent.push((value, &entry.text));
             }
         }
+        // The entry being written is last: handed over, not copied.
+        let last = open
+            .filter(|_| keep.last() == Some(&true) && keep.len() > self.entries.len())
+            .and_then(|entry| {
+                ok &= entry.ok || entry.sent.is_none();
+                Some((entry.sent?, entry.text))
+            });
         let path = path.map(|p| (p, self.path_json.as_str()));
-        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent))
+        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last))
     }
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
@@ -496,6 +507,7 @@ trait Form: Sized {
         sid: (&str, &str),
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
     ) -> Self;
 }
 
@@ -515,8 +527,13 @@ impl Form for Value {
         (sid, _): (&str, &str),
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
     ) -> Value {
-        let list = entries.iter().map(|(value, _)| (*value).clone()).collect();
+        let list = entries
+            .iter()
+            .map(|(value, _)| (*value).clone())
+            .chain(last.map(|(value, _)| value))
+            .collect();
         let mut body = Map::new();
         body.insert("surfaceId".into(), Value::from(sid));
         body.insert("contents".into(), Value::Array(list));
@@ -561,9 +578,20 @@ impl Form for String {
         (_, sid_json): (&str, &str),
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
     ) -> String {
-        let more = sid_json.len() + path.map_or(0, |(_, text)| text.len()) + 32;
+        let last = last.map(|(_, text)| text);
+        let more = sid_json.len()
+            + path.map_or(0, |(_, text)| text.len())
+            + last.as_ref().map_or(0, String::len)
+            + 32;
         let mut out = joined(r#"{"dataModelUpdate":{"contents":["#, entries, more);
+        if let Some(last) = last {
+            if !entries.is_empty() {
+                out.push(',');
+            }
+            out.push_str(&last);
+        }
         out.push(']');
         if let Some((_, path_json)) = path {
             out.push_str(r#","path":"#);
