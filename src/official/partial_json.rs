@@ -169,11 +169,20 @@ impl PartialJson {
     }
 
     /// Takes the next character to [`feed`](Self::feed) off the front of `rest`, first taking
-    /// in any run of plain string characters there (see [`feed_string_run`](Self::feed_string_run)).
+    /// in any run of plain string characters there (see [`feed_string_run`](Self::feed_string_run))
+    /// and passing over white space between tokens (which [`feed`](Self::feed) ignores).
     /// `None` when `rest` is used up.
     #[inline]
     pub(crate) fn next_char(&mut self, rest: &mut &str) -> Option<char> {
         loop {
+            if matches!(self.token, Token::None) {
+                // White space between tokens changes nothing: skipped at once.
+                let blank = rest
+                    .bytes()
+                    .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                    .count();
+                *rest = rest.get(blank..).unwrap_or_default();
+            }
             let c = rest.chars().next()?;
             let run = self.feed_string_run(rest);
             *rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();

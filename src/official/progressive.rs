@@ -915,6 +915,9 @@ impl ProgressiveParser {
             self.sniff_component();
             self.sniff_data_model(out)?;
         }
+        if self.queued.is_empty() {
+            return Ok(());
+        }
         let mut queued = std::mem::take(&mut self.queued);
         queued.sort();
         queued.dedup();
