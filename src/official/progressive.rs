@@ -1000,12 +1000,21 @@ impl ProgressiveParser {
             }
             ids.push(r);
         });
-        // Usually the references are those already known (a value grew elsewhere): kept.
-        let known = surface.comps.get(&id).map(|c| &c.refs);
-        let refs: Option<Vec<String>> = match known {
-            Some(known) if known.iter().map(String::as_str).eq(ids.iter().copied()) => None,
-            _ => Some(ids.into_iter().map(str::to_owned).collect()),
+        // Usually the references known already start the new ones (a value grew elsewhere, or a
+        // list is being written): those are kept and only the new ones copied.
+        let known: &[String] = surface.comps.get(&id).map_or(&[], |c| &c.refs);
+        let kept = match ids.get(..known.len()) {
+            Some(start) if known.iter().map(String::as_str).eq(start.iter().copied()) => {
+                known.len()
+            }
+            _ => 0,
         };
+        let new_refs: Vec<String> = ids
+            .get(kept..)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| (*r).to_owned())
+            .collect();
         let seq = match surface.comps.get_mut(&id) {
             Some(comp) => {
                 // Keep the form last made until it is made again (it is compared with the next).
@@ -1014,9 +1023,8 @@ impl ProgressiveParser {
                     comp.processed = Some(old);
                 }
                 comp.open_lists = cached.open_lists;
-                if let Some(refs) = refs {
-                    comp.refs = refs;
-                }
+                comp.refs.truncate(kept);
+                comp.refs.extend(new_refs);
                 comp.stale = true;
                 comp.seq
             }
@@ -1029,7 +1037,7 @@ impl ProgressiveParser {
                         value: cached.value,
                         open_lists: cached.open_lists,
                         seq,
-                        refs: refs.unwrap_or_default(),
+                        refs: new_refs,
                         followed: Vec::new(),
                         processed: None,
                         stale: true,

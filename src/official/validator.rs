@@ -55,6 +55,7 @@
 //! # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
@@ -63,7 +64,7 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
-use crate::hash::QuickMap;
+use crate::hash::{QuickMap, QuickSet};
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 pub const MAX_GLOBAL_DEPTH: usize = 50;
@@ -482,7 +483,7 @@ impl Validator {
                         let surface = update.get("surfaceId").and_then(Value::as_str);
                         let root = find_root_id(list, surface);
                         check_components(&self.catalog, root.as_deref(), components, !strict)?;
-                        analyze_topology(&self.catalog, root.as_deref(), components, strict)?;
+                        check_topology(&self.catalog, root.as_deref(), components, strict)?;
                     }
                 }
             }
@@ -1178,71 +1179,117 @@ pub fn analyze_topology(
     components: &[Value],
     raise_on_orphans: bool,
 ) -> Result<BTreeSet<String>, ValidationError> {
-    let mut adjacency: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for comp in components {
-        let Some(id) = id_of(comp) else { continue };
-        let edges = adjacency.entry(id.clone()).or_default();
-        let mut self_field = None;
-        catalog.for_each_reference(comp, |r, field| {
-            if r == id {
-                self_field.get_or_insert(field);
-            } else if self_field.is_none() {
-                edges.push(r.to_owned());
+    let graph = Graph::new(catalog, components)?;
+    let reached = graph.walk(root_id, raise_on_orphans)?;
+    Ok(reached.into_iter().map(str::to_owned).collect())
+}
+
+/// [`analyze_topology`] without handing out what was reached.
+fn check_topology(
+    catalog: &Catalog,
+    root_id: Option<&str>,
+    components: &[Value],
+    raise_on_orphans: bool,
+) -> Result<(), ValidationError> {
+    Graph::new(catalog, components)?
+        .walk(root_id, raise_on_orphans)
+        .map(drop)
+}
+
+/// The references of a list of components, by id, borrowed from the list (an id that is not a
+/// string is written out).
+struct Graph<'v> {
+    adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>>,
+}
+
+impl<'v> Graph<'v> {
+    /// Fails on the first component that refers to itself.
+    fn new(catalog: &Catalog, components: &'v [Value]) -> Result<Graph<'v>, ValidationError> {
+        let mut adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>> = BTreeMap::new();
+        for comp in components {
+            let id: Cow<'v, str> = match comp.get("id") {
+                None | Some(Value::Null) => continue,
+                Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
+                Some(other) => Cow::Owned(other.to_string()),
+            };
+            let mut self_field = None;
+            let mut refs = Vec::new();
+            catalog.for_each_reference(comp, |r, field| {
+                if r == id {
+                    self_field.get_or_insert(field);
+                } else if self_field.is_none() {
+                    refs.push(r);
+                }
+            });
+            if let Some(field) = self_field {
+                return Err(ValidationError::new(format!(
+                    "Self-reference detected: Component '{id}' references itself in field '{field}'"
+                )));
             }
-        });
-        if let Some(field) = self_field {
-            return Err(ValidationError::new(format!(
-                "Self-reference detected: Component '{id}' references itself in field '{field}'"
-            )));
+            adjacency.entry(id).or_default().extend(refs);
         }
+        Ok(Graph { adjacency })
     }
-    let mut walk = Walk {
-        adjacency: &adjacency,
-        visited: BTreeSet::new(),
-        on_path: HashSet::new(),
-    };
-    match root_id {
-        Some(root) => {
-            if adjacency.contains_key(root) {
-                walk.visit(root, 0)?;
+
+    /// The ids reached from `root_id` (from every component when `None`); fails on a cycle, a
+    /// chain too deep, or (with `raise_on_orphans`) a component not reached from the root.
+    fn walk(
+        &self,
+        root_id: Option<&str>,
+        raise_on_orphans: bool,
+    ) -> Result<BTreeSet<&str>, ValidationError> {
+        let mut walk = Walk {
+            adjacency: &self.adjacency,
+            visited: BTreeSet::new(),
+            on_path: QuickSet::default(),
+        };
+        match root_id {
+            Some(root) => {
+                if let Some((root, _)) = self.adjacency.get_key_value(root) {
+                    walk.visit(root, 0)?;
+                }
+                if raise_on_orphans {
+                    if let Some(orphan) = self
+                        .adjacency
+                        .keys()
+                        .find(|id| !walk.visited.contains(id.as_ref()))
+                    {
+                        return Err(ValidationError::new(format!(
+                            "Component '{orphan}' is not reachable from '{root}'"
+                        )));
+                    }
+                }
             }
-            if raise_on_orphans {
-                if let Some(orphan) = adjacency.keys().find(|id| !walk.visited.contains(*id)) {
-                    return Err(ValidationError::new(format!(
-                        "Component '{orphan}' is not reachable from '{root}'"
-                    )));
+            None => {
+                for id in self.adjacency.keys() {
+                    if !walk.visited.contains(id.as_ref()) {
+                        walk.visit(id, 0)?;
+                    }
                 }
             }
         }
-        None => {
-            for id in adjacency.keys() {
-                if !walk.visited.contains(id) {
-                    walk.visit(id, 0)?;
-                }
-            }
-        }
+        Ok(walk.visited)
     }
-    Ok(walk.visited)
 }
 
-struct Walk<'a> {
-    adjacency: &'a BTreeMap<String, Vec<String>>,
-    visited: BTreeSet<String>,
-    on_path: HashSet<String>,
+struct Walk<'g> {
+    adjacency: &'g BTreeMap<Cow<'g, str>, Vec<&'g str>>,
+    visited: BTreeSet<&'g str>,
+    on_path: QuickSet<&'g str>,
 }
 
-impl Walk<'_> {
+impl<'g> Walk<'g> {
     /// Depth-first visit; recursion is bounded by [`MAX_GLOBAL_DEPTH`].
-    fn visit(&mut self, id: &str, depth: usize) -> Result<(), ValidationError> {
+    fn visit(&mut self, id: &'g str, depth: usize) -> Result<(), ValidationError> {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(ValidationError::new(format!(
                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
             )));
         }
-        self.visited.insert(id.to_owned());
-        self.on_path.insert(id.to_owned());
+        self.visited.insert(id);
+        self.on_path.insert(id);
         if let Some(next) = self.adjacency.get(id) {
-            for n in next {
+            for &n in next {
                 if !self.visited.contains(n) {
                     self.visit(n, depth + 1)?;
                 } else if self.on_path.contains(n) {
