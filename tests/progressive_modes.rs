@@ -8,6 +8,10 @@
 //! on fixed chunk sizes and on random cuts, and still does when the two methods are mixed on one
 //! parser.
 //!
+//! In official mode, a v0.8 data-model update being written is sent the same whether its entries
+//! are checked one by one as they finish or the update is checked whole on every step (forced by a
+//! schema keyword that accepts every list), on the examples and on an update with a rejected entry.
+//!
 //! Inputs: the restaurant-finder examples in several chunk sizes, and every input sequence of
 //! the official streaming suite, from `../shared/a2ui` (or `$A2UI_SHARED/a2ui`); without it the
 //! test prints one line and returns.
@@ -18,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -374,4 +378,87 @@ fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
         }
     }
     assert!(compared >= 60, "only {compared} cases ran without an error");
+}
+
+/// The v0.8 catalog of `validator` with its data-model `contents` list given a keyword that
+/// accepts every list (`minItems: 0`), so that updates are checked whole instead of entry by
+/// entry.
+fn checked_whole(validator: &Validator) -> Arc<Validator> {
+    let catalog = validator.catalog();
+    let mut s2c = catalog.s2c_schema().clone();
+    if let Some(Value::Object(list)) =
+        s2c.pointer_mut("/properties/dataModelUpdate/properties/contents")
+    {
+        list.insert("minItems".into(), Value::from(0));
+    }
+    let whole = Catalog::new(
+        catalog.version(),
+        s2c,
+        catalog.catalog_schema().clone(),
+        catalog.common_types_schema().clone(),
+    );
+    Arc::new(Validator::new(&whole).unwrap())
+}
+
+/// What every step of a response returns (parts or error), in both forms, official mode.
+type Steps = Vec<(
+    Result<Vec<ResponsePart>, Error>,
+    Result<Vec<ResponsePart<String>>, Error>,
+)>;
+
+fn official_steps(validator: &Arc<Validator>, pieces: &[&str]) -> Steps {
+    let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
+    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
+    pieces
+        .iter()
+        .map(|piece| (trees.process_chunk(piece), texts.process_chunk_json(piece)))
+        .collect()
+}
+
+#[test]
+fn kept_data_entries_send_what_checking_whole_updates_sends() {
+    let Some(shared) = shared() else {
+        println!("skipping kept-entries comparison: ../shared/a2ui not found");
+        return;
+    };
+    let mut responses: Vec<(String, Arc<Validator>, String)> = restaurant_responses(&shared)
+        .into_iter()
+        .filter(|(_, validator, _)| validator.catalog().version() == Version::V08)
+        .collect();
+    // An entry the catalog rejects (a number written as text) between accepted ones, and an
+    // update that names its path after its entries.
+    let validator = Arc::clone(&responses[0].1);
+    responses.push((
+        "a rejected entry".into(),
+        validator,
+        concat!(
+            r#"Data: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}}, "#,
+            r#"{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "a", "valueString": "first value"}, "#,
+            r#"{"key": "n", "valueNumber": "not a number"}, {"key": "b", "valueString": "second"}], "path": "/x"}}, "#,
+            r#"{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "c", "valueMap": [{"key": "d", "valueString": "deep"}]}]}}"#,
+            "]</a2ui-json> Done."
+        )
+        .into(),
+    ));
+    for (name, validator, text) in responses {
+        assert!(validator.checks_entries_apart(), "{name}");
+        let whole = checked_whole(&validator);
+        assert!(!whole.checks_entries_apart(), "{name}");
+        let mut sent = 0;
+        for size in [1, 3, 4, 7, 64, text.len()] {
+            let pieces = chunks(&text, size);
+            let kept = official_steps(&validator, &pieces);
+            let checked = official_steps(&whole, &pieces);
+            for (step, (a, b)) in kept.iter().zip(&checked).enumerate() {
+                assert_eq!(a, b, "{name} in {size} B chunks, step {step}");
+            }
+            sent += kept
+                .iter()
+                .filter_map(|(parts, _)| parts.as_ref().ok())
+                .flatten()
+                .filter(|part| part.a2ui.is_some())
+                .count();
+        }
+        assert!(sent > 0, "{name}: nothing sent");
+    }
 }

@@ -274,8 +274,23 @@ impl Validator {
     /// strict integrity) exactly when the same update with no entries passes and, for each of
     /// its entries, the same update with only that entry passes. True when nothing in the
     /// message schema looks at the `contents` list as a whole (see [`entries_apart`]); the
-    /// integrity checks (depth, paths) always look at one entry at a time.
-    pub(crate) fn checks_entries_apart(&self) -> bool {
+    /// integrity checks (depth, paths) always look at one entry at a time. The progressive
+    /// parser then checks each entry of an update being written once, when it is finished.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use serde_json::json;
+    /// let s2c = |contents| json!({"type": "object", "properties": {"dataModelUpdate": {
+    ///     "type": "object", "properties": {"contents": contents}}}});
+    /// let items = json!({"type": "object", "required": ["key"]});
+    /// let apart = Catalog::new(Version::V08, s2c(json!({"type": "array", "items": items})), json!({}), json!({}));
+    /// assert!(Validator::new(&apart)?.checks_entries_apart());
+    /// let whole = Catalog::new(Version::V08, s2c(json!({"type": "array", "items": items, "maxItems": 9})), json!({}), json!({}));
+    /// assert!(!Validator::new(&whole)?.checks_entries_apart());
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn checks_entries_apart(&self) -> bool {
         matches!(
             self.compiled,
             Compiled::V08 {
