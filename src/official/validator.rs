@@ -273,9 +273,10 @@ impl Validator {
     /// Whether a v0.8 `dataModelUpdate` passes [`validate_with`](Self::validate_with) (without
     /// strict integrity) exactly when the same update with no entries passes and, for each of
     /// its entries, the same update with only that entry passes. True when nothing in the
-    /// message schema looks at the `contents` list as a whole (see [`entries_apart`]); the
-    /// integrity checks (depth, paths) always look at one entry at a time. The progressive
-    /// parser then checks each entry of an update being written once, when it is finished.
+    /// message schema looks at the `contents` list as a whole (decided once, from the schema's
+    /// shape); the integrity checks (depth, paths) always look at one entry at a time. The
+    /// progressive parser then checks each entry of an update being written once, when it is
+    /// finished.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
