@@ -1611,10 +1611,22 @@ impl ProgressiveParser {
             sid_json,
             ..
         } = surface;
+        // Each component to send is made ready as it is picked: sent as text, its text and its
+        // placeholders' brought up to date (work only for what changed since it was last sent).
         let fresh: Vec<String>;
         let ids: Vec<&String> = match mode {
             Emission::Official if changed => {
-                reach.keys().filter(|id| comps.contains_key(*id)).collect()
+                // Official mode counts a rejected step as sent, as the reference does: each
+                // component is marked sent in the same look-up.
+                let mut ids = Vec::with_capacity(reach.len());
+                for id in reach.keys() {
+                    if let Some(comp) = comps.get_mut(id) {
+                        ready::<M>(comp, placeholder_ok);
+                        comp.yielded = comp.version;
+                        ids.push(id);
+                    }
+                }
+                ids
             }
             Emission::Official => return Ok(()),
             Emission::ChangedOnly => {
@@ -1624,7 +1636,13 @@ impl ProgressiveParser {
                     .into_iter()
                     .filter(|id| {
                         reach.contains_key(id)
-                            && comps.get(id).is_some_and(|c| c.yielded != c.version)
+                            && comps.get_mut(id).is_some_and(|c| {
+                                let send = c.yielded != c.version;
+                                if send {
+                                    ready::<M>(c, placeholder_ok);
+                                }
+                                send
+                            })
                     })
                     .collect();
                 fresh.iter().collect()
@@ -1632,21 +1650,6 @@ impl ProgressiveParser {
         };
         if ids.is_empty() {
             return Ok(());
-        }
-        // Sent as text: the text of every component (and its placeholders) brought up to date,
-        // which is work only for what changed since it was last sent.
-        if M::TEXT {
-            for id in &ids {
-                let Some(comp) = comps.get_mut(*id) else {
-                    continue;
-                };
-                comp.keep_text();
-                for pid in &comp.placeholders {
-                    if let Some(made) = placeholder_ok.get_mut(pid) {
-                        made.keep_text();
-                    }
-                }
-            }
         }
         // First whether the step is accepted and which placeholders it shows, so that the
         // message is made only when it is sent.
@@ -1683,14 +1686,15 @@ impl ProgressiveParser {
                 message = Some(M::components(version, (sid, sid_json.as_str()), &items));
             }
         }
-        if mode == Emission::ChangedOnly && !accepted {
-            pending.extend(ids.into_iter().cloned());
-            return Ok(());
-        }
-        // Official mode counts a rejected step as sent, as the reference does.
-        for id in ids {
-            if let Some(comp) = comps.get_mut(id) {
-                comp.yielded = comp.version;
+        if mode == Emission::ChangedOnly {
+            if !accepted {
+                pending.extend(ids.into_iter().cloned());
+                return Ok(());
+            }
+            for id in ids {
+                if let Some(comp) = comps.get_mut(id) {
+                    comp.yielded = comp.version;
+                }
             }
         }
         yielded_placeholders.extend(new_placeholders);
@@ -1698,6 +1702,19 @@ impl ProgressiveParser {
             out.update(sid, message);
         }
         Ok(())
+    }
+}
+
+/// Makes `comp` ready to send in form `M`: as text, its text and its placeholders' made, unless
+/// they are up to date.
+fn ready<M: Form>(comp: &mut Comp, placeholders: &mut QuickMap<String, Placeholder>) {
+    if M::TEXT {
+        comp.keep_text();
+        for pid in &comp.placeholders {
+            if let Some(made) = placeholders.get_mut(pid) {
+                made.keep_text();
+            }
+        }
     }
 }
 
