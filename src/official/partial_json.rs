@@ -21,6 +21,9 @@ pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
     "text",
 ];
 
+/// The room a string token starts with.
+const STRING_START: usize = 16;
+
 /// An open container on the stack.
 #[derive(Debug)]
 pub(crate) struct Frame {
@@ -255,7 +258,9 @@ impl PartialJson {
                         .pending_value_key()
                         .is_some_and(|k| CUTTABLE_KEYS.contains(&k));
                 self.token = Token::Str {
-                    raw: String::new(),
+                    // Room for a typical key or id at once: written a few bytes per chunk, a
+                    // string would otherwise grow two or three times.
+                    raw: String::with_capacity(STRING_START),
                     escaped: false,
                     junk,
                     shows,
