@@ -130,13 +130,14 @@ impl PartialJson {
     pub(crate) fn open_list(&mut self) {
         self.stack.clear();
         self.token = Token::None;
+        self.push_frame(None, Body::Array(Vec::new()), false);
+    }
+
+    /// Opens a container, numbered by [`Frame::serial`].
+    fn push_frame(&mut self, key: Option<String>, body: Body, anonymous: bool) {
         self.opened += 1;
-        self.stack.push(Frame::new(
-            None,
-            Body::Array(Vec::new()),
-            false,
-            self.opened,
-        ));
+        self.stack
+            .push(Frame::new(key, body, anonymous, self.opened));
     }
 
     /// Forgets everything.
@@ -294,9 +295,7 @@ impl PartialJson {
                 } else {
                     Body::Array(Vec::new())
                 };
-                self.opened += 1;
-                self.stack
-                    .push(Frame::new(key, body, anonymous, self.opened));
+                self.push_frame(key, body, anonymous);
                 self.dirty = true;
                 Step::Nothing
             }
