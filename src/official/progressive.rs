@@ -346,13 +346,7 @@ impl EntriesSoFar {
             return None;
         };
         if self.list != *serial || self.sid != sid || self.path.as_ref() != path {
-            let mut body = Map::new();
-            body.insert("surfaceId".into(), Value::from(sid));
-            body.insert("contents".into(), Value::Array(Vec::new()));
-            if let Some(path) = path {
-                body.insert("path".into(), path.clone());
-            }
-            let check = object([("dataModelUpdate", Value::Object(body))]);
+            let check = wrap_entries(sid, path.cloned(), Vec::new());
             *self = EntriesSoFar {
                 list: *serial,
                 sid: sid.to_owned(),
@@ -416,20 +410,10 @@ impl EntriesSoFar {
         let valued = has_value(&raw);
         let mut sent = prune_entry_owned(raw);
         let mut ok = false;
-        let list = self
-            .check
-            .get_mut("dataModelUpdate")
-            .and_then(|u| u.get_mut("contents"))
-            .and_then(Value::as_array_mut);
-        if let (Some(value), Some(list)) = (sent.take(), list) {
+        if let (Some(value), Some(list)) = (sent.take(), entries_slot(&mut self.check)) {
             list.push(value);
             ok = validator.validate_with(&self.check, false).is_ok();
-            sent = self
-                .check
-                .get_mut("dataModelUpdate")
-                .and_then(|u| u.get_mut("contents"))
-                .and_then(Value::as_array_mut)
-                .and_then(Vec::pop);
+            sent = entries_slot(&mut self.check).and_then(Vec::pop);
         }
         let text = match (&sent, M::TEXT) {
             (Some(value), true) => compact_json(value),
@@ -534,13 +518,7 @@ impl Form for Value {
             .map(|(value, _)| (*value).clone())
             .chain(last.map(|(value, _)| value))
             .collect();
-        let mut body = Map::new();
-        body.insert("surfaceId".into(), Value::from(sid));
-        body.insert("contents".into(), Value::Array(list));
-        if let Some((path, _)) = path {
-            body.insert("path".into(), path.clone());
-        }
-        object([("dataModelUpdate", Value::Object(body))])
+        wrap_entries(sid, path.map(|(path, _)| path.clone()), list)
     }
 }
 
@@ -1252,13 +1230,7 @@ impl ProgressiveParser {
                 else {
                     return Ok(());
                 };
-                let mut body = Map::new();
-                body.insert("surfaceId".into(), Value::String(sid));
-                body.insert("contents".into(), Value::Array(latest_entries(list)));
-                if let Some(path) = path {
-                    body.insert("path".into(), path);
-                }
-                messages.push(object([(kind, Value::Object(body))]));
+                messages.push(wrap_entries(&sid, path, latest_entries(list)));
             }
             (Version::V09, Emission::Official) => {
                 // The top-level keys that changed, each whole.
@@ -1298,13 +1270,9 @@ impl ProgressiveParser {
                     }
                 }
                 for (parent, list) in groups {
-                    let mut body = Map::new();
-                    body.insert("surfaceId".into(), Value::String(sid.clone()));
-                    if !parent.is_empty() || base.is_some() {
-                        body.insert("path".into(), Value::String(pointer(base, parent)));
-                    }
-                    body.insert("contents".into(), Value::Array(list));
-                    messages.push(object([(kind, Value::Object(body))]));
+                    let path = (!parent.is_empty() || base.is_some())
+                        .then(|| Value::String(pointer(base, parent)));
+                    messages.push(wrap_entries(&sid, path, list));
                 }
             }
             (Version::V09, Emission::ChangedOnly) => {
@@ -2044,6 +2012,25 @@ fn latest_per_key<'a>(
         .collect();
     keep.reverse();
     keep
+}
+
+/// `contents` as the v0.8 `dataModelUpdate` of surface `sid`, at `path` when there is one.
+fn wrap_entries(sid: &str, path: Option<Value>, contents: Vec<Value>) -> Value {
+    let mut body = Map::new();
+    body.insert("surfaceId".into(), Value::from(sid));
+    body.insert("contents".into(), Value::Array(contents));
+    if let Some(path) = path {
+        body.insert("path".into(), path);
+    }
+    object([("dataModelUpdate", Value::Object(body))])
+}
+
+/// The entry list of an update made by [`wrap_entries`].
+fn entries_slot(update: &mut Value) -> Option<&mut Vec<Value>> {
+    update
+        .get_mut("dataModelUpdate")?
+        .get_mut("contents")?
+        .as_array_mut()
 }
 
 /// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
