@@ -2136,16 +2136,15 @@ const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
 fn has_link_hint(name: &[u8]) -> bool {
     (0..name.len()).any(|i| {
         let rest = name.get(i..).unwrap_or_default();
-        let hint: &[u8] = match rest.first().map(u8::to_ascii_lowercase) {
-            Some(b'u') => b"url",
-            Some(b'l') => b"link",
-            Some(b's') => b"src",
-            Some(b'h') => b"href",
-            Some(b'i') => b"image",
-            _ => return false,
-        };
-        rest.get(..hint.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(hint))
+        let first = rest.first().map(u8::to_ascii_lowercase);
+        // No two hints start with the same letter.
+        LINK_HINTS
+            .iter()
+            .find(|hint| hint.as_bytes().first() == first.as_ref())
+            .is_some_and(|hint| {
+                rest.get(..hint.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
+            })
     })
 }
 
@@ -2402,6 +2401,9 @@ mod tests {
 
     #[test]
     fn link_hints_in_any_case_and_place() {
+        // `has_link_hint` compares only the hint that starts with the letter at hand.
+        let firsts: QuickSet<u8> = LINK_HINTS.iter().map(|h| h.as_bytes()[0]).collect();
+        assert_eq!(firsts.len(), LINK_HINTS.len());
         for name in ["imageUrl", "HREF", "profileLink", "thumbSrc", "my_url_2"] {
             assert!(has_link_hint(name.as_bytes()), "{name}");
         }
