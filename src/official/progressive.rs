@@ -1845,6 +1845,8 @@ impl Surface {
             }
             return;
         }
+        let old_missing = std::mem::take(&mut comp.missing);
+        let old_placeholders = std::mem::take(&mut comp.placeholders);
         let Some(comp) = self.comps.get(id) else {
             return;
         };
@@ -1855,8 +1857,8 @@ impl Surface {
             &comp.open_lists,
             |child| comps.contains_key(child),
             version,
+            old_placeholders,
         );
-        let old_missing = comp.missing.clone();
         let last = if comp.version == 0 {
             None
         } else {
@@ -2270,6 +2272,7 @@ fn process_component(
     open_lists: &[String],
     present: impl Fn(&str) -> bool,
     version: Version,
+    earlier: Vec<String>,
 ) -> (Vec<String>, Vec<String>) {
     struct Ctx<'a, P> {
         id: String,
@@ -2278,6 +2281,8 @@ fn process_component(
         version: Version,
         placeholders: Vec<String>,
         missing: Vec<String>,
+        /// The placeholder ids of the form made before, reused rather than copied again.
+        earlier: Vec<String>,
     }
     impl<P: Fn(&str) -> bool> Ctx<'_, P> {
         /// The id to show for `child`: itself when present, else its placeholder.
@@ -2296,7 +2301,11 @@ fn process_component(
 
         fn add(&mut self, pid: &str) {
             if !self.placeholders.iter().any(|p| p == pid) {
-                self.placeholders.push(pid.to_owned());
+                let owned = match self.earlier.iter().position(|p| p == pid) {
+                    Some(at) => self.earlier.swap_remove(at),
+                    None => pid.to_owned(),
+                };
+                self.placeholders.push(owned);
             }
         }
 
@@ -2373,8 +2382,9 @@ fn process_component(
         open_lists,
         present,
         version,
-        placeholders: Vec::new(),
+        placeholders: Vec::with_capacity(earlier.len()),
         missing: Vec::new(),
+        earlier,
     };
     if let Value::Object(obj) = comp {
         match obj.get_mut("component") {
