@@ -10,8 +10,12 @@ found (target/criterion/progressive), prints ours beside them and the ratio SDK 
 What one SDK measurement includes: feeding every chunk to a fresh A2uiStreamParser, dropping
 what each chunk returns after it (CPU time of this process, time.process_time). Not included:
 building the catalog and the parser (its validator); the bytes emitted are counted in a
-separate run. Each response is run
---repeat times (default 3) and the fastest run is kept.
+separate run. Each response is run --repeat times (default 5).
+
+Both sides are given the same two statistics, and a ratio is only ever taken between like
+and like: "best" is the SDK's fastest run against our fastest criterion sample (each sample is
+the mean of many responses), "median" the SDK's median run against criterion's median. Noise
+on a shared machine only ever adds time, so "best" is the closer estimate of the work itself.
 """
 import json
 import os
@@ -72,18 +76,28 @@ def emitted_bytes(cat, text):
 
 
 def ours(criterion_dir, name):
-    """Our time per response in microseconds (criterion's median), or None."""
-    path = os.path.join(criterion_dir, "progressive", name, "new", "estimates.json")
+    """Our time per response in microseconds as (fastest sample, median), or None."""
+    folder = os.path.join(criterion_dir, "progressive", name, "new")
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)["median"]["point_estimate"] / 1000.0
-    except (OSError, KeyError, ValueError):
+        with open(os.path.join(folder, "estimates.json"), encoding="utf-8") as f:
+            median = json.load(f)["median"]["point_estimate"] / 1000.0
+        with open(os.path.join(folder, "sample.json"), encoding="utf-8") as f:
+            sample = json.load(f)
+        best = min(t / i for t, i in zip(sample["times"], sample["iters"]) if i > 0) / 1000.0
+        return best, median
+    except (OSError, KeyError, ValueError, ZeroDivisionError):
         return None
+
+
+def median_of(values):
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def main():
     args = sys.argv[1:]
-    repeat = 3
+    repeat = 5
     criterion_dir = os.path.join(HERE, "..", "target", "criterion")
     while args:
         flag = args.pop(0)
@@ -93,48 +107,60 @@ def main():
             criterion_dir = args.pop(0)
         else:
             sys.exit(__doc__)
-    header = (
-        f"{'response':<30} {'bytes':>6} {'SDK ms':>8} {'SDK out B':>10}"
-        f" {'off us':>8} {'chg us':>8} {'off txt':>8} {'chg txt':>8}"
-        f" {'x off':>6} {'x chg':>6} {'x offtxt':>8} {'x chgtxt':>8}"
-    )
+    labels = ("official", "changed", "official_json", "changed_json")
+    header = f"{'response':<30} {'bytes':>6} {'SDK ms':>13} {'SDK out B':>10}"
+    header += "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels)
     print(header)
-    print("(ours in us: official / changed-only mode, messages as Value trees / as JSON text;"
-          " x: SDK CPU time / ours)")
+    print("(each pair: best / median; ours in us: official / changed-only mode, messages as Value"
+          " trees or as JSON text (_json); x: SDK CPU time / ours, best against best and median"
+          " against median)")
+    totals = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
+    complete = True
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
         cat = catalog(version)
         directory = os.path.join(EXAMPLES, folder)
         for name in sorted(os.listdir(directory)):
             text = response(os.path.join(directory, name))
-            cpu = min(run(cat, text) for _ in range(repeat))
+            runs = [run(cat, text) for _ in range(repeat)]
+            sdk = (min(runs) * 1e6, median_of(runs) * 1e6)
             emitted = emitted_bytes(cat, text)
-            times = [
-                ours(criterion_dir, f"{folder}_{name}_{label}")
-                for label in ("official", "changed", "official_json", "changed_json")
-            ]
-
-            def show(x, fmt):
-                return format(x, fmt) if x else "-"
-
-            line = f"{folder + '/' + name:<30} {len(text):>6} {cpu * 1000:>8.1f} {emitted:>10}"
-            line += "".join(f" {show(t, '8.1f'):>8}" for t in times)
-            line += "".join(
-                f" {show(t and cpu * 1e6 / t, w + '.0f'):>{w}}"
-                for t, w in zip(times, ("6", "6", "8", "8"))
-            )
+            line = f"{folder + '/' + name:<30} {len(text):>6}"
+            line += f" {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f} {emitted:>10}"
+            for k in range(2):
+                totals["sdk"][k] += sdk[k]
+            for label in labels:
+                t = ours(criterion_dir, f"{folder}_{name}_{label}")
+                if t is None:
+                    complete = False
+                    line += f" {'-':>17} {'-':>19}"
+                    continue
+                for k in range(2):
+                    totals[label][k] += t[k]
+                line += f" {t[0]:>8.1f}/{t[1]:<8.1f}"
+                line += f" {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
             print(line)
+    if complete:
+        line = f"{'all eight':<30} {'':>6} {totals['sdk'][0] / 1000:>6.1f}/{totals['sdk'][1] / 1000:<6.1f} {'':>10}"
+        for label in labels:
+            ours_total = totals[label]
+            line += f" {ours_total[0]:>8.1f}/{ours_total[1]:<8.1f}"
+            line += f" {totals['sdk'][0] / ours_total[0]:>9.0f}/{totals['sdk'][1] / ours_total[1]:<9.0f}"
+        print(line)
     for folder in ("0.8", "0.9"):
         for label in ("official", "changed"):
             one = ours(criterion_dir, f"{folder}_scaling_{label}_1x")
             four = ours(criterion_dir, f"{folder}_scaling_{label}_4x")
             if one and four:
-                print(f"ours {folder} scaling {label}: 1x {one:.1f} us, 4x {four:.1f} us ({four / one:.2f}x)")
+                print(
+                    f"ours {folder} scaling {label}: 1x {one[1]:.1f} us, 4x {four[1]:.1f} us"
+                    f" ({four[1] / one[1]:.2f}x; fastest samples {four[0] / one[0]:.2f}x)"
+                )
             first = ours(criterion_dir, f"{folder}_history_{label}_first")
             fourth = ours(criterion_dir, f"{folder}_history_{label}_fourth")
             if first and fourth:
                 print(
-                    f"ours {folder} history {label}: first copy {first:.1f} us,"
-                    f" fourth copy after three {fourth:.1f} us ({fourth / first:.2f}x)"
+                    f"ours {folder} history {label}: first copy {first[1]:.1f} us,"
+                    f" fourth copy after three {fourth[1]:.1f} us ({fourth[1] / first[1]:.2f}x)"
                 )
 
 

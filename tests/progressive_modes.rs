@@ -400,6 +400,31 @@ fn checked_whole(validator: &Validator) -> Arc<Validator> {
     Arc::new(Validator::new(&whole).unwrap())
 }
 
+/// The v0.8 catalog of `validator` with the `valueString` of a data-model entry limited to
+/// `limit` characters (so that the catalog tells texts apart), and with `whole`, updates checked
+/// whole as in [`checked_whole`].
+fn texts_limited(validator: &Validator, limit: u64, whole: bool) -> Arc<Validator> {
+    let catalog = validator.catalog();
+    let mut s2c = catalog.s2c_schema().clone();
+    let text = "/properties/dataModelUpdate/properties/contents/items/properties/valueString";
+    if let Some(Value::Object(schema)) = s2c.pointer_mut(text) {
+        schema.insert("maxLength".into(), Value::from(limit));
+    }
+    if let (true, Some(Value::Object(list))) = (
+        whole,
+        s2c.pointer_mut("/properties/dataModelUpdate/properties/contents"),
+    ) {
+        list.insert("minItems".into(), Value::from(0));
+    }
+    let limited = Catalog::new(
+        catalog.version(),
+        s2c,
+        catalog.catalog_schema().clone(),
+        catalog.common_types_schema().clone(),
+    );
+    Arc::new(Validator::new(&limited).unwrap())
+}
+
 /// What every step of a response returns (parts or error), in both forms, official mode.
 type Steps = Vec<(
     Result<Vec<ResponsePart>, Error>,
@@ -461,4 +486,60 @@ fn kept_data_entries_send_what_checking_whole_updates_sends() {
         }
         assert!(sent > 0, "{name}: nothing sent");
     }
+}
+
+#[test]
+fn a_growing_text_is_checked_again_when_the_catalog_tells_texts_apart() {
+    let Some(shared) = shared() else {
+        println!("skipping growing-text comparison: ../shared/a2ui not found");
+        return;
+    };
+    let responses: Vec<(String, Arc<Validator>, String)> = restaurant_responses(&shared)
+        .into_iter()
+        .filter(|(_, validator, _)| validator.catalog().version() == Version::V08)
+        .collect();
+    let mut bitten = 0;
+    for (name, validator, text) in responses {
+        // The basic catalog accepts any text: the entry being written is checked again only
+        // when more than its text changed.
+        assert!(validator.entry_text_is_free(), "{name}");
+        let limited = texts_limited(&validator, 8, false);
+        assert!(
+            limited.checks_entries_apart() && !limited.entry_text_is_free(),
+            "{name}"
+        );
+        let whole = texts_limited(&validator, 8, true);
+        assert!(!whole.checks_entries_apart(), "{name}");
+        for size in [1, 4, 7, text.len()] {
+            let pieces = chunks(&text, size);
+            let kept = official_steps(&limited, &pieces);
+            let checked = official_steps(&whole, &pieces);
+            for (step, (a, b)) in kept.iter().zip(&checked).enumerate() {
+                assert_eq!(a, b, "{name} in {size} B chunks, step {step}");
+            }
+            // The limit can only hold data-model updates back.
+            let updates = |steps: &Steps| {
+                steps
+                    .iter()
+                    .filter_map(|(parts, _)| parts.as_ref().ok())
+                    .flatten()
+                    .filter_map(|part| part.a2ui.as_ref())
+                    .flatten()
+                    .filter(|m| m.get("dataModelUpdate").is_some())
+                    .count()
+            };
+            let free = official_steps(&validator, &pieces);
+            assert!(
+                updates(&kept) <= updates(&free),
+                "{name} in {size} B chunks"
+            );
+            bitten += usize::from(updates(&kept) < updates(&free));
+        }
+    }
+    // Responses with texts over the limit at the top of an entry (the confirmation and the
+    // booking form): at every chunk size.
+    assert!(
+        bitten >= 8,
+        "the limit held back updates in only {bitten} cases"
+    );
 }

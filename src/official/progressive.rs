@@ -306,6 +306,9 @@ struct EntriesSoFar {
     /// The update the entries are checked in, one at a time (its `contents` left empty).
     check: Value,
     entries: Vec<Entry>,
+    /// The key of the last entry checked that had only `key` and `valueString`, and its verdict:
+    /// while only its text grows, the verdict stands ([`Validator::entry_text_is_free`]).
+    text_only: Option<(String, bool)>,
 }
 
 /// One entry of a v0.8 data-model update, as [`EntriesSoFar`] keeps it.
@@ -356,6 +359,7 @@ impl EntriesSoFar {
                 envelope_ok: validator.validate_with(&check, false).is_ok(),
                 check,
                 entries: Vec::new(),
+                text_only: None,
             };
         }
         // A list only grows while it is open.
@@ -409,11 +413,27 @@ impl EntriesSoFar {
         let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
         let valued = has_value(&raw);
         let mut sent = prune_entry_owned(raw);
-        let mut ok = false;
-        if let (Some(value), Some(list)) = (sent.take(), entries_slot(&mut self.check)) {
-            list.push(value);
-            ok = validator.validate_with(&self.check, false).is_ok();
-            sent = entries_slot(&mut self.check).and_then(Vec::pop);
+        let text_only = sent
+            .as_ref()
+            .and_then(Value::as_object)
+            .filter(|e| e.len() == 2 && e.get("valueString").is_some_and(Value::is_string))
+            .and_then(|e| e.get("key"))
+            .and_then(Value::as_str)
+            .filter(|_| validator.entry_text_is_free());
+        let known = match (&self.text_only, text_only) {
+            (Some((key, ok)), Some(now)) if key == now => Some(*ok),
+            _ => None,
+        };
+        // The key is copied only for a check that is made.
+        let text_only = text_only.filter(|_| known.is_none()).map(str::to_owned);
+        let mut ok = known.unwrap_or(false);
+        if known.is_none() {
+            if let (Some(value), Some(list)) = (sent.take(), entries_slot(&mut self.check)) {
+                list.push(value);
+                ok = validator.validate_with(&self.check, false).is_ok();
+                sent = entries_slot(&mut self.check).and_then(Vec::pop);
+                self.text_only = text_only.map(|key| (key, ok));
+            }
         }
         let text = match (&sent, M::TEXT) {
             (Some(value), true) => compact_json(value),

@@ -123,6 +123,8 @@ enum Compiled {
         message: Option<jsonschema::Validator>,
         /// See [`Validator::checks_entries_apart`].
         entries_apart: bool,
+        /// See [`Validator::entry_text_is_free`].
+        entry_text_free: bool,
     },
     V09 {
         has_s2c: bool,
@@ -161,10 +163,11 @@ impl Validator {
     pub fn new(catalog: &Catalog) -> Result<Validator, ValidationError> {
         let compiled = match catalog.version() {
             Version::V08 => {
-                let (message, entries_apart) = compile_v08(catalog)?;
+                let (message, shape) = compile_v08(catalog)?;
                 Compiled::V08 {
                     message,
-                    entries_apart,
+                    entries_apart: shape.entries_apart,
+                    entry_text_free: shape.entry_text_free,
                 }
             }
             Version::V09 => compile_v09(catalog)?,
@@ -296,6 +299,38 @@ impl Validator {
             self.compiled,
             Compiled::V08 {
                 entries_apart: true,
+                ..
+            }
+        )
+    }
+
+    /// Whether, on top of [`checks_entries_apart`](Self::checks_entries_apart), the verdict on
+    /// an entry of exactly `key` and `valueString` does not depend on what the string says: the
+    /// entry schema only lists properties, and the schema of `valueString` only asks for a
+    /// string (decided once, from the schema's shape). The integrity checks look only at `path`
+    /// strings. The progressive parser then checks the entry being written again only when
+    /// more than its string changed.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use serde_json::json;
+    /// let s2c = |text| json!({"type": "object", "properties": {"dataModelUpdate": {
+    ///     "type": "object", "properties": {"contents": {"type": "array", "items": {
+    ///         "type": "object", "required": ["key"],
+    ///         "properties": {"key": {"type": "string"}, "valueString": text}}}}}}});
+    /// let free = Catalog::new(Version::V08, s2c(json!({"type": "string"})), json!({}), json!({}));
+    /// assert!(Validator::new(&free)?.entry_text_is_free());
+    /// let short = Catalog::new(Version::V08, s2c(json!({"type": "string", "maxLength": 9})), json!({}), json!({}));
+    /// assert!(!Validator::new(&short)?.entry_text_is_free());
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn entry_text_is_free(&self) -> bool {
+        matches!(
+            self.compiled,
+            Compiled::V08 {
+                entries_apart: true,
+                entry_text_free: true,
                 ..
             }
         )
@@ -657,10 +692,14 @@ fn inject(schema: &Value, source: &Map<String, Value>) -> Value {
 /// the entries of a data-model update one at a time ([`entries_apart`]).
 fn compile_v08(
     catalog: &Catalog,
-) -> Result<(Option<jsonschema::Validator>, bool), ValidationError> {
+) -> Result<(Option<jsonschema::Validator>, MessageShape), ValidationError> {
     let s2c = catalog.s2c_schema();
     if is_empty_schema(s2c) {
-        return Ok((None, true));
+        let shape = MessageShape {
+            entries_apart: true,
+            entry_text_free: true,
+        };
+        return Ok((None, shape));
     }
     let mut source = Map::new();
     if let Some(components) = catalog.catalog_schema().get("components") {
@@ -686,7 +725,11 @@ fn compile_v08(
         .with_registry(&registry)
         .build(&message_schema)
         .map_err(schema_error)?;
-    Ok((Some(compiled), entries_apart(&message_schema)))
+    let shape = MessageShape {
+        entries_apart: entries_apart(&message_schema),
+        entry_text_free: entry_text_free(&message_schema),
+    };
+    Ok((Some(compiled), shape))
 }
 
 /// Whether `schema` (a v0.8 message schema) checks each entry of a `dataModelUpdate`'s
@@ -695,22 +738,6 @@ fn compile_v08(
 /// or an entry together with another member. Anything else (`$ref`, combinators, conditionals,
 /// `minItems`, `uniqueItems`, unknown keywords) answers no.
 fn entries_apart(schema: &Value) -> bool {
-    const ANNOTATIONS: [&str; 8] = [
-        "$schema",
-        "$id",
-        "$comment",
-        "title",
-        "description",
-        "examples",
-        "$defs",
-        "definitions",
-    ];
-    fn only(schema: Option<&Value>, allowed: &[&str]) -> bool {
-        schema.and_then(Value::as_object).is_some_and(|map| {
-            map.keys()
-                .all(|k| allowed.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
-        })
-    }
     let members = ["type", "properties", "required", "additionalProperties"];
     let update = schema.pointer("/properties/dataModelUpdate");
     let list = schema.pointer("/properties/dataModelUpdate/properties/contents");
@@ -723,6 +750,54 @@ fn entries_apart(schema: &Value) -> bool {
         && list
             .and_then(|l| l.get("items"))
             .is_none_or(|items| items.is_object() || items.is_boolean())
+}
+
+/// What [`compile_v08`] found out from the shape of the message schema.
+struct MessageShape {
+    /// See [`entries_apart`].
+    entries_apart: bool,
+    /// See [`entry_text_free`].
+    entry_text_free: bool,
+}
+
+/// Keywords that do not constrain the value they sit beside.
+const ANNOTATIONS: [&str; 8] = [
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "examples",
+    "$defs",
+    "definitions",
+];
+
+/// Whether `schema` is an object with no keywords but `allowed` and annotations.
+fn only(schema: Option<&Value>, allowed: &[&str]) -> bool {
+    schema.and_then(Value::as_object).is_some_and(|map| {
+        map.keys()
+            .all(|k| allowed.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
+    })
+}
+
+/// Whether the entry schema of a v0.8 `dataModelUpdate`'s `contents` (`schema` being the message
+/// schema) cannot tell two `valueString` texts apart: it says only `type`, `properties`,
+/// `required` and `additionalProperties` (none of which look at a listed member's value), and
+/// the schema listed for `valueString` says only `"type": "string"`. Anything else (`$ref`,
+/// combinators, `pattern`, `enum`, `maxLength`, unknown keywords) answers no.
+fn entry_text_free(schema: &Value) -> bool {
+    let entry = schema.pointer("/properties/dataModelUpdate/properties/contents/items");
+    let text = entry.and_then(|e| e.pointer("/properties/valueString"));
+    only(
+        entry,
+        &["type", "properties", "required", "additionalProperties"],
+    ) && entry
+        .and_then(|e| e.get("type"))
+        .is_none_or(|t| t == "object")
+        && only(text, &["type"])
+        && text
+            .and_then(|t| t.get("type"))
+            .is_some_and(|t| t == "string")
 }
 
 fn build_registry(resources: Vec<(String, Value)>) -> Result<Registry<'static>, ValidationError> {
@@ -1409,6 +1484,45 @@ fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationEr
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn entry_texts_are_free_only_when_nothing_reads_them() {
+        let schema = |entry: Value| {
+            json!({"type": "object", "properties": {"dataModelUpdate": {"type": "object",
+                "properties": {"contents": {"type": "array", "items": entry}}}}})
+        };
+        let entry = |text: Value| {
+            json!({"type": "object", "required": ["key"], "additionalProperties": false,
+                "description": "an entry",
+                "properties": {"key": {"type": "string"}, "valueString": text}})
+        };
+        assert!(entry_text_free(&schema(entry(json!({"type": "string"})))));
+        assert!(entry_text_free(&schema(entry(
+            json!({"type": "string", "description": "any text"})
+        ))));
+        for text in [
+            json!({"type": "string", "maxLength": 9}),
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "string", "enum": ["a"]}),
+            json!({"type": "string", "format": "uri"}),
+            json!({"type": ["string", "null"]}),
+            json!({"$ref": "#/$defs/text"}),
+            json!({}),
+        ] {
+            assert!(!entry_text_free(&schema(entry(text.clone()))), "{text}");
+        }
+        let mut named = entry(json!({"type": "string"}));
+        named["oneOf"] = json!([{"required": ["valueString"]}]);
+        assert!(!entry_text_free(&schema(named)));
+        let mut patterned = entry(json!({"type": "string"}));
+        patterned["patternProperties"] = json!({"^value": {"maxLength": 3}});
+        assert!(!entry_text_free(&schema(patterned)));
+        let mut unlisted = entry(json!({"type": "string"}));
+        unlisted["properties"]
+            .as_object_mut()
+            .map(|p| p.remove("valueString"));
+        assert!(!entry_text_free(&schema(unlisted)));
+    }
 
     #[test]
     fn entries_are_checked_apart_only_when_no_keyword_sees_the_list_whole() {
