@@ -380,49 +380,43 @@ fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
     assert!(compared >= 60, "only {compared} cases ran without an error");
 }
 
-/// The v0.8 catalog of `validator` with its data-model `contents` list given a keyword that
-/// accepts every list (`minItems: 0`), so that updates are checked whole instead of entry by
-/// entry.
-fn checked_whole(validator: &Validator) -> Arc<Validator> {
+/// The catalog of `validator` with the keyword `name: value` added to the message schema's
+/// object at `pointer`.
+fn with_keyword(validator: &Validator, pointer: &str, name: &str, value: Value) -> Arc<Validator> {
     let catalog = validator.catalog();
     let mut s2c = catalog.s2c_schema().clone();
-    if let Some(Value::Object(list)) =
-        s2c.pointer_mut("/properties/dataModelUpdate/properties/contents")
-    {
-        list.insert("minItems".into(), Value::from(0));
+    if let Some(Value::Object(schema)) = s2c.pointer_mut(pointer) {
+        schema.insert(name.into(), value);
     }
-    let whole = Catalog::new(
+    let changed = Catalog::new(
         catalog.version(),
         s2c,
         catalog.catalog_schema().clone(),
         catalog.common_types_schema().clone(),
     );
-    Arc::new(Validator::new(&whole).unwrap())
+    Arc::new(Validator::new(&changed).unwrap())
+}
+
+const CONTENTS: &str = "/properties/dataModelUpdate/properties/contents";
+
+/// The v0.8 catalog of `validator` with its data-model `contents` list given a keyword that
+/// accepts every list (`minItems: 0`), so that updates are checked whole instead of entry by
+/// entry.
+fn checked_whole(validator: &Validator) -> Arc<Validator> {
+    with_keyword(validator, CONTENTS, "minItems", Value::from(0))
 }
 
 /// The v0.8 catalog of `validator` with the `valueString` of a data-model entry limited to
 /// `limit` characters (so that the catalog tells texts apart), and with `whole`, updates checked
 /// whole as in [`checked_whole`].
 fn texts_limited(validator: &Validator, limit: u64, whole: bool) -> Arc<Validator> {
-    let catalog = validator.catalog();
-    let mut s2c = catalog.s2c_schema().clone();
-    let text = "/properties/dataModelUpdate/properties/contents/items/properties/valueString";
-    if let Some(Value::Object(schema)) = s2c.pointer_mut(text) {
-        schema.insert("maxLength".into(), Value::from(limit));
+    let text = format!("{CONTENTS}/items/properties/valueString");
+    let limited = with_keyword(validator, &text, "maxLength", Value::from(limit));
+    if whole {
+        checked_whole(&limited)
+    } else {
+        limited
     }
-    if let (true, Some(Value::Object(list))) = (
-        whole,
-        s2c.pointer_mut("/properties/dataModelUpdate/properties/contents"),
-    ) {
-        list.insert("minItems".into(), Value::from(0));
-    }
-    let limited = Catalog::new(
-        catalog.version(),
-        s2c,
-        catalog.catalog_schema().clone(),
-        catalog.common_types_schema().clone(),
-    );
-    Arc::new(Validator::new(&limited).unwrap())
 }
 
 /// What every step of a response returns (parts or error), in both forms, official mode.
