@@ -413,6 +413,7 @@ impl EntriesSoFar {
         let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
         let valued = has_value(&raw);
         let mut sent = prune_entry_owned(raw);
+        // The key of an entry of only `key` and a text whose verdict cannot depend on the text.
         let text_only = sent
             .as_ref()
             .and_then(Value::as_object)
@@ -420,21 +421,18 @@ impl EntriesSoFar {
             .and_then(|e| e.get("key"))
             .and_then(Value::as_str)
             .filter(|_| validator.entry_text_is_free());
-        let known = match (&self.text_only, text_only) {
-            (Some((key, ok)), Some(now)) if key == now => Some(*ok),
-            _ => None,
-        };
-        // The key is copied only for a check that is made.
-        let text_only = text_only.filter(|_| known.is_none()).map(str::to_owned);
-        let mut ok = known.unwrap_or(false);
-        if known.is_none() {
-            if let (Some(value), Some(list)) = (sent.take(), entries_slot(&mut self.check)) {
-                list.push(value);
-                ok = validator.validate_with(&self.check, false).is_ok();
-                sent = entries_slot(&mut self.check).and_then(Vec::pop);
-                self.text_only = text_only.map(|key| (key, ok));
+        let ok = match (&self.text_only, text_only) {
+            (Some((key, ok)), Some(now)) if key == now => *ok,
+            _ => {
+                // The key is copied only for a check that is made.
+                let text_only = text_only.map(str::to_owned);
+                let ok = self.check_alone(&mut sent, validator);
+                if let Some(ok) = ok {
+                    self.text_only = text_only.map(|key| (key, ok));
+                }
+                ok.unwrap_or(false)
             }
-        }
+        };
         let text = match (&sent, M::TEXT) {
             (Some(value), true) => compact_json(value),
             _ => String::new(),
@@ -446,6 +444,17 @@ impl EntriesSoFar {
             text,
             ok,
         }
+    }
+
+    /// Whether the update with only `entry` passes the catalog check (`None`: nothing to check).
+    fn check_alone(&mut self, entry: &mut Option<Value>, validator: &Validator) -> Option<bool> {
+        let (Some(value), Some(list)) = (entry.take(), entries_slot(&mut self.check)) else {
+            return None;
+        };
+        list.push(value);
+        let ok = validator.validate_with(&self.check, false).is_ok();
+        *entry = entries_slot(&mut self.check).and_then(Vec::pop);
+        Some(ok)
     }
 }
 

@@ -688,8 +688,8 @@ fn inject(schema: &Value, source: &Map<String, Value>) -> Value {
     }
 }
 
-/// The compiled v0.8 message schema (none when the catalog has none), and whether it checks
-/// the entries of a data-model update one at a time ([`entries_apart`]).
+/// The compiled v0.8 message schema (none when the catalog has none), and what its shape says
+/// about checking data-model entries ([`MessageShape`]).
 fn compile_v08(
     catalog: &Catalog,
 ) -> Result<(Option<jsonschema::Validator>, MessageShape), ValidationError> {
@@ -738,11 +738,10 @@ fn compile_v08(
 /// or an entry together with another member. Anything else (`$ref`, combinators, conditionals,
 /// `minItems`, `uniqueItems`, unknown keywords) answers no.
 fn entries_apart(schema: &Value) -> bool {
-    let members = ["type", "properties", "required", "additionalProperties"];
     let update = schema.pointer("/properties/dataModelUpdate");
     let list = schema.pointer("/properties/dataModelUpdate/properties/contents");
-    only(Some(schema), &members)
-        && only(update, &members)
+    only(Some(schema), &LISTING)
+        && only(update, &LISTING)
         && only(list, &["type", "items"])
         && list
             .and_then(|l| l.get("type"))
@@ -772,6 +771,10 @@ const ANNOTATIONS: [&str; 8] = [
     "definitions",
 ];
 
+/// Object keywords that only list members: none of them looks at a listed member's value, nor
+/// at two members together.
+const LISTING: [&str; 4] = ["type", "properties", "required", "additionalProperties"];
+
 /// Whether `schema` is an object with no keywords but `allowed` and annotations.
 fn only(schema: Option<&Value>, allowed: &[&str]) -> bool {
     schema.and_then(Value::as_object).is_some_and(|map| {
@@ -781,19 +784,16 @@ fn only(schema: Option<&Value>, allowed: &[&str]) -> bool {
 }
 
 /// Whether the entry schema of a v0.8 `dataModelUpdate`'s `contents` (`schema` being the message
-/// schema) cannot tell two `valueString` texts apart: it says only `type`, `properties`,
-/// `required` and `additionalProperties` (none of which look at a listed member's value), and
+/// schema) cannot tell two `valueString` texts apart: it says only [`LISTING`] keywords, and
 /// the schema listed for `valueString` says only `"type": "string"`. Anything else (`$ref`,
 /// combinators, `pattern`, `enum`, `maxLength`, unknown keywords) answers no.
 fn entry_text_free(schema: &Value) -> bool {
     let entry = schema.pointer("/properties/dataModelUpdate/properties/contents/items");
     let text = entry.and_then(|e| e.pointer("/properties/valueString"));
-    only(
-        entry,
-        &["type", "properties", "required", "additionalProperties"],
-    ) && entry
-        .and_then(|e| e.get("type"))
-        .is_none_or(|t| t == "object")
+    only(entry, &LISTING)
+        && entry
+            .and_then(|e| e.get("type"))
+            .is_none_or(|t| t == "object")
         && only(text, &["type"])
         && text
             .and_then(|t| t.get("type"))
