@@ -6,6 +6,7 @@ found (target/criterion/progressive), prints ours beside them and the ratio SDK 
     pip install a2ui-agent-sdk==0.2.4
     cargo bench --bench progressive        # optional: our side
     python3 benches/official_sdk.py [--repeat N] [--criterion DIR]
+    python3 benches/official_sdk.py --paired [--repeat N]
 
 What one SDK measurement includes: feeding every chunk to a fresh A2uiStreamParser, dropping
 what each chunk returns after it (CPU time of this process, time.process_time). Not included:
@@ -16,9 +17,17 @@ Both sides are given the same two statistics, and a ratio is only ever taken bet
 and like: "best" is the SDK's fastest run against our fastest criterion sample (each sample is
 the mean of many responses), "median" the SDK's median run against criterion's median. Noise
 on a shared machine only ever adds time, so "best" is the closer estimate of the work itself.
+
+With --paired, ours is not read from criterion but measured between the SDK's runs: the script
+starts `cargo bench --bench paired` (benches/paired.rs, the same build and the same timed work
+as the criterion bench) and, after each SDK run of a response, asks it for one sample of each
+of our four columns on that response (a sample: the mean over a batch of at least 20 ms of CPU
+time). Each side then has --repeat samples taken in the same few seconds, so a machine that
+runs faster or slower from one minute to the next moves both sides and not their ratio.
 """
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -89,6 +98,36 @@ def ours(criterion_dir, name):
         return None
 
 
+class Paired:
+    """Our side, measured on request by `cargo bench --bench paired` (benches/paired.rs)."""
+
+    def __init__(self):
+        root = os.path.join(HERE, "..")
+        build = subprocess.run(["cargo", "bench", "-q", "--bench", "paired", "--no-run"], cwd=root)
+        if build.returncode != 0:
+            sys.exit("cargo bench --bench paired does not build")
+        self.proc = subprocess.Popen(
+            ["cargo", "bench", "-q", "--bench", "paired", "--", "--serve"],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def sample(self, folder, name, label, ms=20):
+        """One sample of ours: microseconds per response."""
+        self.proc.stdin.write(f"{folder} {name} {label} {ms}\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline().split()
+        if len(answer) != 2 or not answer[0].isdigit():
+            sys.exit(f"paired timing failed on {folder}/{name} {label}: {' '.join(answer)!r}")
+        return int(answer[0]) / 1000.0
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def median_of(values):
     ordered = sorted(values)
     mid = len(ordered) // 2
@@ -99,15 +138,20 @@ def main():
     args = sys.argv[1:]
     repeat = 5
     criterion_dir = os.path.join(HERE, "..", "target", "criterion")
+    paired = None
     while args:
         flag = args.pop(0)
         if flag == "--repeat" and args:
             repeat = max(1, int(args.pop(0)))
         elif flag == "--criterion" and args:
             criterion_dir = args.pop(0)
+        elif flag == "--paired":
+            paired = Paired()
         else:
             sys.exit(__doc__)
     labels = ("official", "changed", "official_json", "changed_json")
+    if paired:
+        print("ours measured between the SDK's runs (benches/paired.rs), sample for sample")
     header = f"{'response':<30} {'bytes':>6} {'SDK ms':>13} {'SDK out B':>10}"
     header += "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels)
     print(header)
@@ -121,7 +165,13 @@ def main():
         directory = os.path.join(EXAMPLES, folder)
         for name in sorted(os.listdir(directory)):
             text = response(os.path.join(directory, name))
-            runs = [run(cat, text) for _ in range(repeat)]
+            runs = []
+            samples = {label: [] for label in labels}
+            for _ in range(repeat):
+                runs.append(run(cat, text))
+                if paired:
+                    for label in labels:
+                        samples[label].append(paired.sample(folder, name, label))
             sdk = (min(runs) * 1e6, median_of(runs) * 1e6)
             emitted = emitted_bytes(cat, text)
             line = f"{folder + '/' + name:<30} {len(text):>6}"
@@ -129,7 +179,10 @@ def main():
             for k in range(2):
                 totals["sdk"][k] += sdk[k]
             for label in labels:
-                t = ours(criterion_dir, f"{folder}_{name}_{label}")
+                if paired:
+                    t = (min(samples[label]), median_of(samples[label]))
+                else:
+                    t = ours(criterion_dir, f"{folder}_{name}_{label}")
                 if t is None:
                     complete = False
                     line += f" {'-':>17} {'-':>19}"
@@ -146,6 +199,9 @@ def main():
             line += f" {ours_total[0]:>8.1f}/{ours_total[1]:<8.1f}"
             line += f" {totals['sdk'][0] / ours_total[0]:>9.0f}/{totals['sdk'][1] / ours_total[1]:<9.0f}"
         print(line)
+    if paired:
+        paired.close()
+        return
     for folder in ("0.8", "0.9"):
         for label in ("official", "changed"):
             one = ours(criterion_dir, f"{folder}_scaling_{label}_1x")

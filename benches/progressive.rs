@@ -22,7 +22,8 @@
 //! absent. `benches/official_sdk.py` runs the reference implementation on the same inputs and
 //! prints the ratio against these results.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-const CHUNK: usize = 4;
+use common::{chunks, run, shared, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -107,51 +108,6 @@ impl ValueFormatter for Nanos {
     fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
         "ns"
     }
-}
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    dir.join("a2ui/restaurant_finder").is_dir().then_some(dir)
-}
-
-/// The example as a model response (the same wrapping as `official_sdk.py`).
-fn wrap(body: &str) -> String {
-    format!("Here is what I found for you.\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy your meal!")
-}
-
-fn chunks(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + CHUNK).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
-}
-
-/// One response as a server handles it: a new parser sharing `validator`, every chunk fed, and
-/// what each chunk returned dropped once looked at (a server sends it on); messages as
-/// `Value` trees, or as JSON text when `text`. Returns the number of parts, so the work cannot
-/// be skipped.
-fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], text: bool) -> usize {
-    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut parts = 0;
-    for piece in pieces {
-        parts += if text {
-            let out = parser.process_chunk_json(piece).expect("example parses");
-            std::hint::black_box(&out).len()
-        } else {
-            let out = parser.process_chunk(piece).expect("example parses");
-            std::hint::black_box(&out).len()
-        };
-    }
-    parts
 }
 
 /// One response, keeping what every chunk returned (to count it).

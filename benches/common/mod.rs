@@ -1,0 +1,58 @@
+//! What the progressive-parser benchmarks share: where the A2UI data is, how an example becomes a
+//! model response, how a response is cut into chunks, and one timed response.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+use a2ui_stream::official::validator::Validator;
+
+/// Bytes per chunk, as a model streams tokens.
+pub const CHUNK: usize = 4;
+
+/// `../shared` (or `$A2UI_SHARED`), when it holds the A2UI data.
+pub fn shared() -> Option<PathBuf> {
+    let dir = std::env::var_os("A2UI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    dir.join("a2ui/restaurant_finder").is_dir().then_some(dir)
+}
+
+/// The example as a model response (the same wrapping as `official_sdk.py`).
+pub fn wrap(body: &str) -> String {
+    format!("Here is what I found for you.\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy your meal!")
+}
+
+/// `text` in chunks of [`CHUNK`] bytes (longer where a character would be cut).
+pub fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + CHUNK).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// One response as a server handles it: a new parser sharing `validator`, every chunk fed, and
+/// what each chunk returned dropped once looked at (a server sends it on); messages as
+/// `Value` trees, or as JSON text when `text`. Returns the number of parts, so the work cannot
+/// be skipped.
+pub fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], text: bool) -> usize {
+    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut parts = 0;
+    for piece in pieces {
+        parts += if text {
+            let out = parser.process_chunk_json(piece).expect("example parses");
+            std::hint::black_box(&out).len()
+        } else {
+            let out = parser.process_chunk(piece).expect("example parses");
+            std::hint::black_box(&out).len()
+        };
+    }
+    parts
+}

@@ -1,0 +1,96 @@
+//! Our side of the paired comparison with the official SDK: `benches/official_sdk.py --paired`
+//! starts this program and asks it, between two runs of the SDK, for one timed sample of ours
+//! on the same response. Both sides are then measured in the same few seconds, so a change in
+//! the machine's speed from one minute to the next (on a shared machine, easily 1.5x) moves
+//! both and not their ratio.
+//!
+//! Requests come on standard input, one per line: `<folder> <file> <label> <ms>`, e.g.
+//! `0.8 confirmation.json official_json 20`. The label is `official` or `changed` (the
+//! emission mode), with `_json` for messages as JSON text. The answer is one line: the CPU time
+//! of this thread per response in nanoseconds, as the mean of a batch of responses that takes
+//! at least `<ms>` milliseconds (after one response not timed), and the batch size. What one
+//! response includes is what `cargo bench --bench progressive` times: a new parser, every
+//! 4-byte chunk fed, what each chunk returns dropped.
+//!
+//! Started without `--serve` (as `cargo bench` does with every benchmark), it says what it is
+//! for and stops.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2ui_stream::official::catalog::{Catalog, Version};
+use a2ui_stream::official::progressive::Emission;
+use a2ui_stream::official::validator::Validator;
+use cpu_time::ThreadTime;
+
+use common::{chunks, run, shared, wrap};
+
+fn main() {
+    if !std::env::args().any(|a| a == "--serve") {
+        println!("paired: timing server for `python3 benches/official_sdk.py --paired`; nothing to run alone");
+        return;
+    }
+    let Some(shared) = shared() else {
+        println!("skipping paired timing: ../shared/a2ui not found");
+        return;
+    };
+    let mut validators = HashMap::new();
+    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
+        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
+            .expect("basic catalog loads")
+            .without_strict_validation();
+        let validator = Validator::new(&catalog).expect("basic catalog compiles");
+        validators.insert(folder, Arc::new(validator));
+    }
+    let examples = shared.join("a2ui/restaurant_finder/examples");
+    let mut texts: HashMap<(String, String), String> = HashMap::new();
+    let stdout = std::io::stdout();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [folder, name, label, ms] = words.as_slice() else {
+            writeln!(stdout.lock(), "error: want `<folder> <file> <label> <ms>`").ok();
+            continue;
+        };
+        let (Some(validator), Some(mode), Ok(ms)) = (
+            validators.get(folder),
+            match label.trim_end_matches("_json") {
+                "official" => Some(Emission::Official),
+                "changed" => Some(Emission::ChangedOnly),
+                _ => None,
+            },
+            ms.parse::<u64>(),
+        ) else {
+            writeln!(
+                stdout.lock(),
+                "error: unknown folder, label or time in {line:?}"
+            )
+            .ok();
+            continue;
+        };
+        let key = (folder.to_string(), name.to_string());
+        if !texts.contains_key(&key) {
+            let Ok(body) = std::fs::read_to_string(examples.join(folder).join(name)) else {
+                writeln!(stdout.lock(), "error: no example {folder}/{name}").ok();
+                continue;
+            };
+            texts.insert(key.clone(), wrap(&body));
+        }
+        let pieces = chunks(&texts[&key]);
+        let text = label.ends_with("_json");
+        std::hint::black_box(run(validator, mode, &pieces, text));
+        let budget = Duration::from_millis(ms);
+        let start = ThreadTime::now();
+        let mut count = 0u32;
+        while count == 0 || start.elapsed() < budget {
+            std::hint::black_box(run(validator, mode, &pieces, text));
+            count += 1;
+        }
+        let each = start.elapsed().as_nanos() / u128::from(count);
+        writeln!(stdout.lock(), "{each} {count}").ok();
+    }
+}
