@@ -203,8 +203,8 @@ struct Surface {
     comps: QuickMap<String, Comp>,
     /// Counts insertions (the first self-reference reported is the earliest inserted).
     next_seq: u64,
-    /// Components stored since the last flush.
-    touched: BTreeSet<String>,
+    /// Components stored since the last flush (in any order, maybe more than once).
+    touched: Vec<String>,
     /// Components that refer to themselves, by insertion: `(id, field)`.
     self_refs: BTreeMap<u64, (String, String)>,
     /// Ids reachable from the root (arrived or not), with their depth, sorted by id.
@@ -891,7 +891,12 @@ impl ProgressiveParser {
                 }
                 continue;
             }
-            match self.json.feed(c, wanted_frame) {
+            let (surfaces, surface) = (&self.surfaces, self.current.surface.as_deref());
+            let wanted = |stack: &[Frame]| {
+                stack.last().is_some_and(|f| f.anonymous)
+                    || (is_component_frame(stack) && !stored_already(surfaces, surface, stack))
+            };
+            match self.json.feed(c, wanted) {
                 Step::Nothing => {
                     if c == '"' || c.is_ascii_digit() {
                         self.notice_surface_id();
@@ -1062,7 +1067,7 @@ impl ProgressiveParser {
                         if let Some(comp) = surface.comps.get_mut(user) {
                             comp.stale = true;
                         }
-                        surface.touched.insert(user.clone());
+                        surface.touched.push(user.clone());
                     }
                 }
                 seq
@@ -1076,7 +1081,7 @@ impl ProgressiveParser {
                 surface.self_refs.remove(&seq);
             }
         }
-        surface.touched.insert(id);
+        surface.touched.push(id);
         if !surface.queued {
             surface.queued = true;
             self.queued.push(sid.to_owned());
@@ -1566,8 +1571,10 @@ impl ProgressiveParser {
                 format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
             ));
         }
-        let touched = std::mem::take(&mut surface.touched);
-        let mut candidates = BTreeSet::new();
+        let mut touched = std::mem::take(&mut surface.touched);
+        touched.sort_unstable();
+        touched.dedup();
+        let mut candidates = Vec::new();
         let full = surface.reach_stale
             || (surface.reach.is_empty() && surface.comps.contains_key(&root))
             || surface.grow(&touched, &mut candidates).is_err();
@@ -1578,10 +1585,13 @@ impl ProgressiveParser {
             for id in surface.reach.keys() {
                 if let Some(comp) = surface.comps.get_mut(id) {
                     comp.followed.clone_from(&comp.refs);
-                    candidates.insert(id.clone());
+                    candidates.push(id.clone());
                 }
             }
         }
+        // In order, each once (as the reachable set and the renderer see them).
+        candidates.sort_unstable();
+        candidates.dedup();
         // Bring the emitted form of every candidate up to date.
         let mut changed = false;
         for id in &candidates {
@@ -1728,17 +1738,13 @@ impl Surface {
     /// that became reachable or changed while reachable to `candidates`. Fails (leaving `reach`
     /// to be worked out again) when a reference went away, or one leads back into what was
     /// reachable before (a shared child or a cycle), or the depth limit is passed.
-    fn grow(
-        &mut self,
-        touched: &BTreeSet<String>,
-        candidates: &mut BTreeSet<String>,
-    ) -> Result<(), ()> {
+    fn grow(&mut self, touched: &[String], candidates: &mut Vec<String>) -> Result<(), ()> {
         let mut added: QuickSet<String> = QuickSet::default();
         for id in touched {
             let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
                 continue;
             };
-            candidates.insert(id.clone());
+            candidates.push(id.clone());
             // Usually the references only grew at the end (a list being written): then what
             // was followed is all still there, and only the new tail needs a look.
             let kept = if comp.refs.starts_with(&comp.followed) {
@@ -1779,7 +1785,7 @@ impl Surface {
         start: String,
         depth: usize,
         added: &mut QuickSet<String>,
-        candidates: &mut BTreeSet<String>,
+        candidates: &mut Vec<String>,
     ) -> Result<(), ()> {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(());
@@ -1823,7 +1829,7 @@ impl Surface {
         id: String,
         depth: usize,
         added: &mut QuickSet<String>,
-        candidates: &mut BTreeSet<String>,
+        candidates: &mut Vec<String>,
         on_path: &mut QuickSet<String>,
         stack: &mut Vec<WalkStep>,
     ) {
@@ -1832,7 +1838,7 @@ impl Surface {
         on_path.insert(id.clone());
         let refs = match self.comps.get(&id) {
             Some(comp) => {
-                candidates.insert(id.clone());
+                candidates.push(id.clone());
                 comp.refs.clone()
             }
             None => Vec::new(),
@@ -2111,9 +2117,26 @@ fn held_back(text: &str, tag: &str) -> usize {
         .map_or(0, |i| bytes.len() - i)
 }
 
-/// Whether a closing container must be handed over: a component, or an object out of place.
-fn wanted_frame(stack: &[Frame]) -> bool {
-    is_component_frame(stack) || stack.last().is_some_and(|f| f.anonymous)
+/// Whether the component closing at the top of `stack` is stored already, exactly as it closes
+/// (the last look at it while it was open saw all of it), on surface `sid`: then handing it over
+/// would change nothing, and it is not copied.
+fn stored_already(
+    surfaces: &QuickMap<String, Surface>,
+    sid: Option<&str>,
+    stack: &[Frame],
+) -> bool {
+    let Some(Frame {
+        body: Body::Object { map, .. },
+        ..
+    }) = stack.last()
+    else {
+        return false;
+    };
+    let stored = sid
+        .and_then(|sid| surfaces.get(sid))
+        .zip(map.get("id").and_then(Value::as_str))
+        .and_then(|(surface, id)| surface.comps.get(id));
+    stored.is_some_and(|c| c.open_lists.is_empty() && c.value.as_object() == Some(map))
 }
 
 /// Whether the innermost frame of `stack` is a component: an object directly in the
@@ -2161,21 +2184,33 @@ fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
 /// Parts of a data key that mark its value as a link (not shown while cut).
 const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
 
+/// For each byte, 1 + the index in [`LINK_HINTS`] of the hint starting with that letter in any
+/// case (no two hints start with the same letter), or 0.
+const HINT_BY_FIRST: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < LINK_HINTS.len() {
+        let first = LINK_HINTS[i].as_bytes()[0];
+        table[first as usize] = i as u8 + 1;
+        table[first.to_ascii_uppercase() as usize] = i as u8 + 1;
+        i += 1;
+    }
+    table
+};
+
 /// Whether one of [`LINK_HINTS`] occurs in the ASCII `name`, in any case: one pass over the
 /// name, comparing only the one hint that starts with the letter at hand (checked on every
 /// chunk of a cut value).
 fn has_link_hint(name: &[u8]) -> bool {
-    (0..name.len()).any(|i| {
-        let rest = name.get(i..).unwrap_or_default();
-        let first = rest.first().map(u8::to_ascii_lowercase);
-        // No two hints start with the same letter.
-        LINK_HINTS
-            .iter()
-            .find(|hint| hint.as_bytes().first() == first.as_ref())
-            .is_some_and(|hint| {
-                rest.get(..hint.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
-            })
+    name.iter().enumerate().any(|(i, &b)| {
+        let hint = match HINT_BY_FIRST[usize::from(b)] {
+            0 => return false,
+            n => LINK_HINTS.get(usize::from(n) - 1),
+        };
+        hint.is_some_and(|hint| {
+            name.get(i..i + hint.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(hint.as_bytes()))
+        })
     })
 }
 
