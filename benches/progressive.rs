@@ -34,7 +34,7 @@ use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use common::{chunks, run, shared, wrap};
+use common::{chunks, collect, run, shared, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -108,15 +108,6 @@ impl ValueFormatter for Nanos {
     fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
         "ns"
     }
-}
-
-/// One response, keeping what every chunk returned (to count it).
-fn collect(validator: &Arc<Validator>, mode: Emission, pieces: &[&str]) -> Vec<Vec<ResponsePart>> {
-    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    pieces
-        .iter()
-        .map(|piece| parser.process_chunk(piece).expect("example parses"))
-        .collect()
 }
 
 /// Bytes emitted: prose plus compact JSON of every message.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 
 /// Bytes per chunk, as a model streams tokens.
@@ -55,4 +55,17 @@ pub fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], text: bo
         };
     }
     parts
+}
+
+/// One response, keeping what every chunk returned (messages as `Value` trees).
+pub fn collect(
+    validator: &Arc<Validator>,
+    mode: Emission,
+    pieces: &[&str],
+) -> Vec<Vec<ResponsePart>> {
+    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    pieces
+        .iter()
+        .map(|piece| parser.process_chunk(piece).expect("example parses"))
+        .collect()
 }
