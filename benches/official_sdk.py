@@ -128,10 +128,6 @@ class Paired:
         self.proc.wait()
 
 
-def name_of(folder, name):
-    return folder + "/" + name
-
-
 def median_of(values):
     ordered = sorted(values)
     mid = len(ordered) // 2
@@ -163,10 +159,9 @@ def main():
           " trees or as JSON text (_json); x: SDK CPU time / ours, best against best and median"
           " against median)")
     totals = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
-    # --paired: the SDK's fastest run and our samples of making and freeing only the Value trees
-    # that official mode returns, per response.
-    floor = {}
-    fastest = {}
+    # --paired, per response: its name, the SDK's fastest run, and our samples of making and
+    # freeing only the Value trees that official mode returns.
+    floor = []
     complete = True
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
         cat = catalog(version)
@@ -174,17 +169,15 @@ def main():
         for name in sorted(os.listdir(directory)):
             text = response(os.path.join(directory, name))
             runs = []
-            samples = {label: [] for label in labels}
+            samples = {label: [] for label in (*labels, "official_output")}
             for _ in range(repeat):
                 runs.append(run(cat, text))
                 if paired:
-                    for label in labels:
+                    for label in samples:
                         samples[label].append(paired.sample(folder, name, label))
-                    floor.setdefault(name_of(folder, name), []).append(
-                        paired.sample(folder, name, "official_output")
-                    )
             sdk = (min(runs) * 1e6, median_of(runs) * 1e6)
-            fastest[name_of(folder, name)] = sdk[0]
+            if paired:
+                floor.append((folder + "/" + name, sdk[0], samples["official_output"]))
             emitted = emitted_bytes(cat, text)
             line = f"{folder + '/' + name:<30} {len(text):>6}"
             line += f" {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f} {emitted:>10}"
@@ -215,10 +208,10 @@ def main():
         paired.close()
         print("official mode, Value trees: making and freeing only the trees returned"
               " (best / median us; SDK's fastest run / best)")
-        for name, samples in floor.items():
+        for name, sdk_best, samples in floor:
             best = min(samples)
             print(f"  {name:<28} {best:>8.1f}/{median_of(samples):<8.1f}"
-                  f" {fastest[name] / best:>7.0f}x")
+                  f" {sdk_best / best:>7.0f}x")
         return
     for folder in ("0.8", "0.9"):
         for label in ("official", "changed"):
