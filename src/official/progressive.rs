@@ -1124,10 +1124,16 @@ impl ProgressiveParser {
             Some(Frame { body: Body::Object { map, .. }, .. })
                 if map.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty())
         );
-        if !has_id {
+        let top = stack.len().saturating_sub(1);
+        // Without its `component` member (finished or open) it is never usable.
+        let has_body = top > index
+            || matches!(
+                stack.get(index),
+                Some(Frame { body: Body::Object { map, .. }, .. }) if map.contains_key("component")
+            );
+        if !has_id || !has_body {
             return false;
         }
-        let top = stack.len().saturating_sub(1);
         // An open object shows a member once one is finished, or through its open child, or
         // (innermost) through a cut string it may show.
         stack
@@ -1887,7 +1893,7 @@ impl Surface {
         };
         let mut processed = comp.value.clone();
         let comps = &self.comps;
-        let (placeholders, missing) = process_component(
+        let (placeholders, missing, rewritten) = process_component(
             &mut processed,
             &comp.open_lists,
             |child| comps.contains_key(child),
@@ -1899,7 +1905,14 @@ impl Surface {
         } else {
             Some(comp.processed.as_ref().unwrap_or(&comp.value))
         };
-        let same = last == Some(&processed);
+        // Nothing rewritten: `processed` is `value` itself (no need to compare them).
+        let same = match last {
+            Some(last) if !rewritten && comp.processed.is_none() => {
+                debug_assert!(*last == processed);
+                true
+            }
+            _ => last == Some(&processed),
+        };
         let processed = if same {
             None
         } else {
@@ -1952,7 +1965,8 @@ impl Surface {
             comp.missing = missing;
             match processed {
                 Some(processed) => {
-                    comp.processed = (processed != comp.value).then_some(processed);
+                    debug_assert_eq!(rewritten, processed != comp.value);
+                    comp.processed = rewritten.then_some(processed);
                     comp.version += 1;
                 }
                 None => {
@@ -2330,14 +2344,15 @@ fn placeholder(id: &str, version: Version) -> Value {
 
 /// Swaps references to children that have not arrived (`present` says which have) for
 /// placeholder ids and, for v0.8, makes data-binding paths absolute. Returns the placeholder
-/// ids used, in order of first use, and the missing child ids behind them.
+/// ids used, in order of first use, the missing child ids behind them, and whether anything in
+/// `comp` was rewritten.
 fn process_component(
     comp: &mut Value,
     open_lists: &[String],
     present: impl Fn(&str) -> bool,
     version: Version,
     earlier: Vec<String>,
-) -> (Vec<String>, Vec<String>) {
+) -> (Vec<String>, Vec<String>, bool) {
     struct Ctx<'a, P> {
         id: String,
         open_lists: &'a [String],
@@ -2347,6 +2362,8 @@ fn process_component(
         missing: Vec<String>,
         /// The placeholder ids of the form made before, reused rather than copied again.
         earlier: Vec<String>,
+        /// Something was rewritten.
+        rewritten: bool,
     }
     impl<P: Fn(&str) -> bool> Ctx<'_, P> {
         /// The id to show for `child`: itself when present, else its placeholder.
@@ -2357,6 +2374,7 @@ fn process_component(
                 pid.push_str(child);
                 self.add(&pid);
                 let child = std::mem::replace(child, pid);
+                self.rewritten = true;
                 if !self.missing.contains(&child) {
                     self.missing.push(child);
                 }
@@ -2378,21 +2396,27 @@ fn process_component(
                 Value::Object(obj) => {
                     if self.version == Version::V08 {
                         match obj.get("path") {
+                            // An absolute path alone is kept as it is.
                             Some(Value::String(p))
-                                if p.starts_with('/') && !obj.contains_key("componentId") =>
+                                if p.starts_with('/')
+                                    && obj.len() > 1
+                                    && !obj.contains_key("componentId") =>
                             {
                                 let p = p.clone();
                                 obj.clear();
                                 obj.insert("path".into(), Value::String(p));
+                                self.rewritten = true;
                             }
                             Some(Value::String(p)) if p.starts_with('/') => {}
                             Some(Value::String(p)) => {
                                 let p = format!("/{p}");
                                 obj.insert("path".into(), Value::String(p));
+                                self.rewritten = true;
                             }
                             Some(other) if !other.is_null() => {
                                 let p = format!("/{other}");
                                 obj.insert("path".into(), Value::String(p));
+                                self.rewritten = true;
                             }
                             _ => {}
                         }
@@ -2417,6 +2441,7 @@ fn process_component(
                                     let pid = format!("loading_children_{}", self.id);
                                     self.add(&pid);
                                     items.push(Value::String(pid));
+                                    self.rewritten = true;
                                 }
                             }
                             Some(Value::String(child)) => self.child(child),
@@ -2449,6 +2474,7 @@ fn process_component(
         placeholders: Vec::with_capacity(earlier.len()),
         missing: Vec::new(),
         earlier,
+        rewritten: false,
     };
     if let Value::Object(obj) = comp {
         match obj.get_mut("component") {
@@ -2456,7 +2482,7 @@ fn process_component(
             _ => ctx.walk(comp),
         }
     }
-    (ctx.placeholders, ctx.missing)
+    (ctx.placeholders, ctx.missing, ctx.rewritten)
 }
 
 #[cfg(test)]
