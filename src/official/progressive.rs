@@ -67,7 +67,7 @@ use super::catalog::{Catalog, Version};
 use super::data_delta::{has_value, pointer, prune_entry_owned, value_at, Seg, Walk};
 use super::partial_json::{Body, Frame, PartialJson, Step, CUTTABLE_KEYS};
 use super::validator::{truthy, wrap_components, CheckFrame, Validator, MAX_GLOBAL_DEPTH};
-use crate::hash::{QuickMap, QuickSet};
+use crate::hash::{QuickMap, QuickSet, QuickState};
 
 const OPEN_TAG: &str = "<a2ui-json>";
 const CLOSE_TAG: &str = "</a2ui-json>";
@@ -1670,7 +1670,9 @@ impl ProgressiveParser {
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
         let mut message = None;
         {
-            let mut seen: QuickSet<&str> = QuickSet::default();
+            // Sized once: a step usually shows a few placeholders per component.
+            let mut seen: QuickSet<&str> =
+                QuickSet::with_capacity_and_hasher(ids.len(), QuickState::default());
             let mut shown: Vec<&Placeholder> = Vec::new();
             let mut items: Vec<(&Value, &str)> = Vec::with_capacity(ids.len());
             for id in &ids {
@@ -2051,12 +2053,16 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
 fn latest_per_key<'a>(
     entries: impl DoubleEndedIterator<Item = (Option<&'a str>, bool)> + Clone,
 ) -> Vec<bool> {
-    let valued: QuickSet<&str> = entries
-        .clone()
-        .filter(|(_, valued)| *valued)
-        .filter_map(|(key, _)| key)
-        .collect();
-    let mut seen = QuickSet::default();
+    // Sized once for every entry (a table that grows allocates again each time it does).
+    let n = entries.size_hint().0;
+    let mut valued: QuickSet<&str> = QuickSet::with_capacity_and_hasher(n, QuickState::default());
+    valued.extend(
+        entries
+            .clone()
+            .filter(|(_, valued)| *valued)
+            .filter_map(|(key, _)| key),
+    );
+    let mut seen = QuickSet::with_capacity_and_hasher(n, QuickState::default());
     let mut keep: Vec<bool> = entries
         .rev()
         .map(|(key, _)| key.is_some_and(|k| valued.contains(k) && seen.insert(k)))
