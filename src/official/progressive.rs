@@ -2517,4 +2517,75 @@ mod tests {
             assert!(!has_link_hint(name.as_bytes()), "{name}");
         }
     }
+    #[test]
+    fn process_component_says_exactly_when_it_rewrote_something() {
+        use serde_json::json;
+        let present = |c: &str| c == "here";
+        let cases = [
+            (
+                json!({"id": "a", "component": {"Card": {"child": "here"}}}),
+                Version::V08,
+                false,
+            ),
+            (
+                json!({"id": "a", "component": {"Card": {"child": "gone"}}}),
+                Version::V08,
+                true,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": "/t"}}}}),
+                Version::V08,
+                false,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": "/t", "literalString": "x"}}}}),
+                Version::V08,
+                true,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": "/t", "componentId": "here"}}}}),
+                Version::V08,
+                false,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": "t"}}}}),
+                Version::V08,
+                true,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": 3}}}}),
+                Version::V08,
+                true,
+            ),
+            (
+                json!({"id": "a", "component": {"Text": {"text": {"path": "t"}}}}),
+                Version::V09,
+                false,
+            ),
+            (
+                json!({"id": "a", "component": "Row", "children": ["here", "gone"]}),
+                Version::V09,
+                true,
+            ),
+            (
+                json!({"id": "a", "component": "Row", "children": ["here"]}),
+                Version::V09,
+                false,
+            ),
+        ];
+        for (comp, version, expected) in cases {
+            let mut made = comp.clone();
+            let (_, _, rewritten) = process_component(&mut made, &[], present, version, Vec::new());
+            assert_eq!(rewritten, expected, "{comp}");
+            assert_eq!(rewritten, made != comp, "{comp}");
+        }
+        // An open, still empty list shows a placeholder.
+        let comp = json!({"id": "a", "component": "Row", "children": []});
+        let mut made = comp.clone();
+        let open = ["children".to_owned()];
+        let (placeholders, _, rewritten) =
+            process_component(&mut made, &open, present, Version::V09, Vec::new());
+        assert!(rewritten && made != comp);
+        assert_eq!(placeholders, ["loading_children_a"]);
+    }
 }
