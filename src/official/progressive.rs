@@ -57,6 +57,7 @@
 //! # Ok::<(), a2ui_stream::official::progressive::Error>(())
 //! ```
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
@@ -252,8 +253,9 @@ struct Comp {
     /// Bumped whenever `processed` changes (starts at 0: never processed).
     version: u64,
     /// The `version` last put in a message (official mode: sent or rejected, as the reference
-    /// counts it; changed-only mode: sent).
-    yielded: u64,
+    /// counts it; changed-only mode: sent). A cell, so that a step marks what it picks in the
+    /// same look-up that reads it.
+    yielded: Cell<u64>,
     /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`]).
     text: String,
     /// The `version` that `text` was made for.
@@ -1056,7 +1058,7 @@ impl ProgressiveParser {
                         placeholders: Vec::new(),
                         missing: Vec::new(),
                         version: 0,
-                        yielded: 0,
+                        yielded: Cell::new(0),
                         text: String::new(),
                         text_version: 0,
                     },
@@ -1603,7 +1605,7 @@ impl ProgressiveParser {
         for id in &candidates {
             surface.refresh(id, sid, version, &validator);
             if let Some(comp) = surface.comps.get(id) {
-                changed |= comp.yielded != comp.version
+                changed |= comp.yielded.get() != comp.version
                     || comp
                         .placeholders
                         .iter()
@@ -1624,22 +1626,28 @@ impl ProgressiveParser {
             sid_json,
             ..
         } = surface;
-        // Each component to send is made ready as it is picked: sent as text, its text and its
-        // placeholders' brought up to date (work only for what changed since it was last sent).
-        let fresh: Vec<String>;
-        let ids: Vec<&String> = match mode {
+        // Each component to send is made ready (sent as text: its text and its placeholders'
+        // brought up to date, work only for what changed since it was last sent), then picked
+        // in the same look-up that marks it sent.
+        let mut fresh: Vec<String> = Vec::new();
+        let picked: Vec<&Comp> = match mode {
             Emission::Official if changed => {
-                // Official mode counts a rejected step as sent, as the reference does: each
-                // component is marked sent in the same look-up.
-                let mut ids = Vec::with_capacity(reach.len());
-                for id in reach.keys() {
-                    if let Some(comp) = comps.get_mut(id) {
-                        ready::<M>(comp, placeholder_ok);
-                        comp.yielded = comp.version;
-                        ids.push(id);
+                if M::TEXT {
+                    for id in reach.keys() {
+                        if let Some(comp) = comps.get_mut(id) {
+                            ready::<M>(comp, placeholder_ok);
+                        }
                     }
                 }
-                ids
+                // Official mode counts a rejected step as sent, as the reference does.
+                let mut picked = Vec::with_capacity(reach.len());
+                for id in reach.keys() {
+                    if let Some(comp) = comps.get(id) {
+                        comp.yielded.set(comp.version);
+                        picked.push(comp);
+                    }
+                }
+                picked
             }
             Emission::Official => return Ok(()),
             Emission::ChangedOnly => {
@@ -1650,7 +1658,7 @@ impl ProgressiveParser {
                     .filter(|id| {
                         reach.contains_key(id)
                             && comps.get_mut(id).is_some_and(|c| {
-                                let send = c.yielded != c.version;
+                                let send = c.yielded.get() != c.version;
                                 if send {
                                     ready::<M>(c, placeholder_ok);
                                 }
@@ -1658,10 +1666,12 @@ impl ProgressiveParser {
                             })
                     })
                     .collect();
-                fresh.iter().collect()
+                let mut picked = Vec::with_capacity(fresh.len());
+                picked.extend(fresh.iter().filter_map(|id| comps.get(id)));
+                picked
             }
         };
-        if ids.is_empty() {
+        if picked.is_empty() {
             return Ok(());
         }
         // First whether the step is accepted and which placeholders it shows, so that the
@@ -1672,13 +1682,10 @@ impl ProgressiveParser {
         {
             // Sized once: a step usually shows a few placeholders per component.
             let mut seen: QuickSet<&str> =
-                QuickSet::with_capacity_and_hasher(ids.len(), QuickState::default());
+                QuickSet::with_capacity_and_hasher(picked.len(), QuickState::default());
             let mut shown: Vec<&Placeholder> = Vec::new();
-            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(ids.len());
-            for id in &ids {
-                let Some(comp) = comps.get(*id) else {
-                    continue;
-                };
+            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len());
+            for comp in &picked {
                 items.push((comp.processed.as_ref().unwrap_or(&comp.value), &comp.text));
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
@@ -1703,13 +1710,11 @@ impl ProgressiveParser {
         }
         if mode == Emission::ChangedOnly {
             if !accepted {
-                pending.extend(ids.into_iter().cloned());
+                pending.extend(fresh);
                 return Ok(());
             }
-            for id in ids {
-                if let Some(comp) = comps.get_mut(id) {
-                    comp.yielded = comp.version;
-                }
+            for comp in &picked {
+                comp.yielded.set(comp.version);
             }
         }
         yielded_placeholders.extend(new_placeholders);
