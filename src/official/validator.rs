@@ -125,6 +125,10 @@ enum Compiled {
         entries_apart: bool,
         /// See [`Validator::entry_text_is_free`].
         entry_text_free: bool,
+        /// The schema of one entry of a `surfaceUpdate`'s `components`, compiled alone, when
+        /// the message schema checks each component on its own and refers to nothing (see
+        /// [`components_apart`]); `None`: components are checked inside a message.
+        component: Option<jsonschema::Validator>,
     },
     V09 {
         has_s2c: bool,
@@ -168,6 +172,7 @@ impl Validator {
                     message,
                     entries_apart: shape.entries_apart,
                     entry_text_free: shape.entry_text_free,
+                    component: shape.component,
                 }
             }
             Version::V09 => compile_v09(catalog)?,
@@ -356,16 +361,30 @@ impl Validator {
             Compiled::V08 { message: None, .. } => (component, true),
             Compiled::V08 {
                 message: Some(schema),
+                component: apart,
                 ..
             } => {
-                let message = frame.message_for(surface_id);
-                if let Some(slot) = component_slot(message) {
-                    *slot = component;
-                    let ok = schema.is_valid(message);
-                    let back = component_slot(message).map_or(Value::Null, Value::take);
-                    (back, ok)
-                } else {
-                    (component, false)
+                // Checked alone, the component's verdict joins the rest of the message's, which
+                // is learnt from the first check in a whole message it passes alone.
+                let alone = apart.as_ref().map(|apart| apart.is_valid(&component));
+                match (alone, frame.envelope_for(surface_id)) {
+                    (Some(alone), Some(envelope)) => {
+                        let ok = envelope && alone;
+                        debug_assert_eq!(
+                            ok,
+                            check_in_message(schema, frame, surface_id, component.clone()).1
+                        );
+                        (component, ok)
+                    }
+                    (alone, _) => {
+                        let (back, ok) = check_in_message(schema, frame, surface_id, component);
+                        match alone {
+                            Some(true) => frame.envelope = Some((surface_id.to_owned(), ok)),
+                            Some(false) => debug_assert!(!ok),
+                            None => {}
+                        }
+                        (back, ok)
+                    }
                 }
             }
             Compiled::V09 { components, .. } => {
@@ -548,9 +567,39 @@ impl Validator {
 #[derive(Debug, Default)]
 pub(crate) struct CheckFrame {
     message: Option<Value>,
+    /// For a surface, whether a message holding one component passes when that component
+    /// passes alone (known once a component that passes alone was checked in a message).
+    envelope: Option<(String, bool)>,
+}
+
+/// Checks a v0.8 `component` in the message `frame` keeps for `surface_id`; hands it back.
+fn check_in_message(
+    schema: &jsonschema::Validator,
+    frame: &mut CheckFrame,
+    surface_id: &str,
+    component: Value,
+) -> (Value, bool) {
+    let message = frame.message_for(surface_id);
+    match component_slot(message) {
+        Some(slot) => {
+            *slot = component;
+            let ok = schema.is_valid(message);
+            let back = component_slot(message).map_or(Value::Null, Value::take);
+            (back, ok)
+        }
+        None => (component, false),
+    }
 }
 
 impl CheckFrame {
+    /// What [`CheckFrame::envelope`] knows for `surface_id`.
+    fn envelope_for(&self, surface_id: &str) -> Option<bool> {
+        match &self.envelope {
+            Some((sid, ok)) if sid == surface_id => Some(*ok),
+            _ => None,
+        }
+    }
+
     /// The kept message, made (again) when there is none yet or it is for another surface.
     fn message_for(&mut self, surface_id: &str) -> &mut Value {
         let kept = self
@@ -698,6 +747,7 @@ fn compile_v08(
         let shape = MessageShape {
             entries_apart: true,
             entry_text_free: true,
+            component: None,
         };
         return Ok((None, shape));
     }
@@ -725,9 +775,19 @@ fn compile_v08(
         .with_registry(&registry)
         .build(&message_schema)
         .map_err(schema_error)?;
+    let component = match message_schema.pointer(COMPONENT_POINTER) {
+        Some(item) if components_apart(&message_schema) && !refers(&message_schema) => Some(
+            jsonschema::options()
+                .with_draft(Draft::Draft202012)
+                .build(item)
+                .map_err(schema_error)?,
+        ),
+        _ => None,
+    };
     let shape = MessageShape {
         entries_apart: entries_apart(&message_schema),
         entry_text_free: entry_text_free(&message_schema),
+        component,
     };
     Ok((Some(compiled), shape))
 }
@@ -757,6 +817,55 @@ struct MessageShape {
     entries_apart: bool,
     /// See [`entry_text_free`].
     entry_text_free: bool,
+    /// See [`Compiled::V08::component`].
+    component: Option<jsonschema::Validator>,
+}
+
+/// Where a v0.8 message schema says what one component of a `surfaceUpdate` is.
+const COMPONENT_POINTER: &str = "/properties/surfaceUpdate/properties/components/items";
+
+/// Whether `schema` (a v0.8 message schema) checks a component of a `surfaceUpdate` that holds
+/// only that one on its own: the list's schema says only `type`, `items` and at most
+/// `"minItems": 1`, and the schemas above it (the message, the update) only list properties.
+/// The verdict on such a message is then the verdict on the rest of it and on the component
+/// alone. Anything else (`$ref`, combinators, conditionals, `maxItems: 0`, unknown keywords)
+/// answers no.
+fn components_apart(schema: &Value) -> bool {
+    let update = schema.pointer("/properties/surfaceUpdate");
+    let list = schema.pointer("/properties/surfaceUpdate/properties/components");
+    only(Some(schema), &LISTING)
+        && only(update, &LISTING)
+        && only(list, &["type", "items", "minItems"])
+        && list
+            .and_then(|l| l.get("type"))
+            .is_none_or(|t| t == "array")
+        && list
+            .and_then(|l| l.get("minItems"))
+            .is_none_or(|n| n.as_u64().is_some_and(|n| n <= 1))
+        && list
+            .and_then(|l| l.get("items"))
+            .is_some_and(|items| items.is_object() || items.is_boolean())
+}
+
+/// Whether `schema` refers anywhere to another schema or names one (`$ref`, `$dynamicRef`,
+/// `$recursiveRef`, `$id`, `$anchor`, `$dynamicAnchor`): a part of it is then not a schema on
+/// its own.
+fn refers(schema: &Value) -> bool {
+    const NAMES: [&str; 6] = [
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+    ];
+    match schema {
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| NAMES.contains(&k.as_str()) || refers(v)),
+        Value::Array(items) => items.iter().any(refers),
+        _ => false,
+    }
 }
 
 /// Keywords that do not constrain the value they sit beside.
@@ -1561,6 +1670,102 @@ mod tests {
             Some(("oneOf", json!([{}, {}])))
         )));
         assert!(!entries_apart(&json!({"type": "object"})));
+    }
+
+    #[test]
+    fn components_are_checked_alone_only_when_no_keyword_sees_the_list_whole() {
+        let schema = |components: Value, root_extra: Option<(&str, Value)>| {
+            let mut root = json!({"type": "object", "additionalProperties": false, "properties": {
+                "surfaceUpdate": {"type": "object", "required": ["components"], "properties": {
+                    "surfaceId": {"type": "string"}, "components": components}}}});
+            if let (Some((k, v)), Some(map)) = (root_extra, root.as_object_mut()) {
+                map.insert(k.to_owned(), v);
+            }
+            root
+        };
+        let items = json!({"type": "object", "required": ["id"]});
+        for list in [
+            json!({"type": "array", "items": items, "description": "d"}),
+            json!({"type": "array", "items": items, "minItems": 1}),
+            json!({"type": "array", "items": true}),
+        ] {
+            assert!(components_apart(&schema(list.clone(), None)), "{list}");
+        }
+        for list in [
+            json!({"type": "array", "items": items, "minItems": 2}),
+            json!({"type": "array", "items": items, "maxItems": 1}),
+            json!({"type": "array", "items": items, "uniqueItems": true}),
+            json!({"type": "array", "items": [items]}),
+            json!({"type": "array"}),
+            json!({"$ref": "#/$defs/list"}),
+        ] {
+            assert!(!components_apart(&schema(list.clone(), None)), "{list}");
+        }
+        let list = json!({"type": "array", "items": items});
+        assert!(!components_apart(&schema(
+            list.clone(),
+            Some(("anyOf", json!([{}, {}])))
+        )));
+        assert!(!components_apart(&json!({"type": "object"})));
+        assert!(!refers(&schema(list.clone(), None)));
+        assert!(refers(&schema(
+            json!({"type": "array", "items": {"$ref": "#/$defs/c"}}),
+            None
+        )));
+        assert!(refers(&schema(
+            list,
+            Some(("$id", json!("https://x/s.json")))
+        )));
+    }
+
+    #[test]
+    fn a_component_checked_alone_gets_the_verdict_it_gets_in_a_message() {
+        let catalog = Catalog::new(
+            Version::V08,
+            json!({"type": "object", "properties": {"surfaceUpdate": {"type": "object",
+                "additionalProperties": false, "required": ["surfaceId", "components"], "properties": {
+                "surfaceId": {"type": "string", "pattern": "^ok"},
+                "components": {"type": "array", "minItems": 1, "items": {"type": "object",
+                    "additionalProperties": false, "required": ["id", "component"], "properties": {
+                    "id": {"type": "string"}, "weight": {"type": "number"},
+                    "component": {"type": "object", "maxProperties": 1}}}}}}}}),
+            json!({"components": {}}),
+            json!({}),
+        );
+        let validator = Validator::new(&catalog).expect("compiles");
+        assert!(matches!(
+            validator.compiled,
+            Compiled::V08 {
+                component: Some(_),
+                ..
+            }
+        ));
+        let comps = [
+            json!({"id": "bad", "weight": "heavy", "component": {"Text": {}}}),
+            json!({"id": "a", "component": {"Text": {"text": {"literalString": "hi"}}}}),
+            json!({"id": "b", "component": {"Text": {}, "Image": {}}}),
+            json!({"id": "c"}),
+            json!({"id": "d", "component": {"Text": {"text": {"path": "no//good"}}}}),
+            json!({"id": "e", "component": {"Column": {"children": {"explicitList": ["e"]}}}}),
+            json!({"id": "f", "weight": 2, "component": {"Row": {}}}),
+        ];
+        // Each surface is met first with a component that fails alone, and met again later.
+        for sids in [["ok-1", "bad-1"], ["bad-2", "ok-2"]] {
+            let mut frame = CheckFrame::default();
+            for round in 0..2 {
+                for sid in sids {
+                    for comp in comps.iter().skip(round) {
+                        let message =
+                            json!({"surfaceUpdate": {"surfaceId": sid, "components": [comp]}});
+                        let whole = validator.validate_with(&message, false).is_ok();
+                        let (back, alone) =
+                            validator.check_component(&mut frame, sid, comp.clone(), true);
+                        assert_eq!(alone, whole, "{comp} on {sid}");
+                        assert_eq!(&back, comp);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
