@@ -57,9 +57,9 @@
 //! # Ok::<(), a2ui_stream::official::progressive::Error>(())
 //! ```
 
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -253,9 +253,10 @@ struct Comp {
     /// Bumped whenever `processed` changes (starts at 0: never processed).
     version: u64,
     /// The `version` last put in a message (official mode: sent or rejected, as the reference
-    /// counts it; changed-only mode: sent). A cell, so that a step marks what it picks in the
-    /// same look-up that reads it.
-    yielded: Cell<u64>,
+    /// counts it; changed-only mode: sent). Settable through a shared reference, so that a
+    /// step marks what it picks in the same look-up that reads it (an atomic rather than a
+    /// `Cell`, which would make the parser not `Sync`; only `&mut self` methods touch it).
+    yielded: AtomicU64,
     /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`]).
     text: String,
     /// The `version` that `text` was made for.
@@ -1058,7 +1059,7 @@ impl ProgressiveParser {
                         placeholders: Vec::new(),
                         missing: Vec::new(),
                         version: 0,
-                        yielded: Cell::new(0),
+                        yielded: AtomicU64::new(0),
                         text: String::new(),
                         text_version: 0,
                     },
@@ -1605,7 +1606,7 @@ impl ProgressiveParser {
         for id in &candidates {
             surface.refresh(id, sid, version, &validator);
             if let Some(comp) = surface.comps.get(id) {
-                changed |= comp.yielded.get() != comp.version
+                changed |= comp.yielded.load(Ordering::Relaxed) != comp.version
                     || comp
                         .placeholders
                         .iter()
@@ -1643,7 +1644,7 @@ impl ProgressiveParser {
                 let mut picked = Vec::with_capacity(reach.len());
                 for id in reach.keys() {
                     if let Some(comp) = comps.get(id) {
-                        comp.yielded.set(comp.version);
+                        comp.yielded.store(comp.version, Ordering::Relaxed);
                         picked.push(comp);
                     }
                 }
@@ -1658,7 +1659,7 @@ impl ProgressiveParser {
                     .filter(|id| {
                         reach.contains_key(id)
                             && comps.get_mut(id).is_some_and(|c| {
-                                let send = c.yielded.get() != c.version;
+                                let send = c.yielded.load(Ordering::Relaxed) != c.version;
                                 if send {
                                     ready::<M>(c, placeholder_ok);
                                 }
@@ -1714,7 +1715,7 @@ impl ProgressiveParser {
                 return Ok(());
             }
             for comp in &picked {
-                comp.yielded.set(comp.version);
+                comp.yielded.store(comp.version, Ordering::Relaxed);
             }
         }
         yielded_placeholders.extend(new_placeholders);
@@ -2522,6 +2523,12 @@ mod tests {
             assert!(!has_link_hint(name.as_bytes()), "{name}");
         }
     }
+    #[test]
+    fn a_parser_can_be_sent_and_shared_between_threads() {
+        fn send_and_sync<T: Send + Sync>() {}
+        send_and_sync::<ProgressiveParser>();
+    }
+
     #[test]
     fn process_component_says_exactly_when_it_rewrote_something() {
         use serde_json::json;
