@@ -798,17 +798,30 @@ fn compile_v08(
 /// or an entry together with another member. Anything else (`$ref`, combinators, conditionals,
 /// `minItems`, `uniqueItems`, unknown keywords) answers no.
 fn entries_apart(schema: &Value) -> bool {
-    let update = schema.pointer("/properties/dataModelUpdate");
-    let list = schema.pointer("/properties/dataModelUpdate/properties/contents");
-    only(Some(schema), &LISTING)
-        && only(update, &LISTING)
-        && only(list, &["type", "items"])
-        && list
-            .and_then(|l| l.get("type"))
-            .is_none_or(|t| t == "array")
-        && list
-            .and_then(|l| l.get("items"))
+    plain_list(schema, "dataModelUpdate", "contents", &["type", "items"]).is_some_and(|list| {
+        list.get("items")
             .is_none_or(|items| items.is_object() || items.is_boolean())
+    })
+}
+
+/// The schema of the list `list` of the update `update` in `schema` (a v0.8 message schema),
+/// when the message's and the update's schemas only list properties and the list's says only
+/// `allowed` keywords (and annotations), its `type` (if any) being `array`.
+fn plain_list<'s>(
+    schema: &'s Value,
+    update: &str,
+    list: &str,
+    allowed: &[&str],
+) -> Option<&'s Map<String, Value>> {
+    let update_schema = schema.get("properties")?.get(update);
+    let list_schema = update_schema?.get("properties")?.get(list);
+    let fits = only(Some(schema), &LISTING)
+        && only(update_schema, &LISTING)
+        && only(list_schema, allowed)
+        && list_schema
+            .and_then(|l| l.get("type"))
+            .is_none_or(|t| t == "array");
+    list_schema.and_then(Value::as_object).filter(|_| fits)
 }
 
 /// What [`compile_v08`] found out from the shape of the message schema.
@@ -831,20 +844,14 @@ const COMPONENT_POINTER: &str = "/properties/surfaceUpdate/properties/components
 /// alone. Anything else (`$ref`, combinators, conditionals, `maxItems: 0`, unknown keywords)
 /// answers no.
 fn components_apart(schema: &Value) -> bool {
-    let update = schema.pointer("/properties/surfaceUpdate");
-    let list = schema.pointer("/properties/surfaceUpdate/properties/components");
-    only(Some(schema), &LISTING)
-        && only(update, &LISTING)
-        && only(list, &["type", "items", "minItems"])
-        && list
-            .and_then(|l| l.get("type"))
-            .is_none_or(|t| t == "array")
-        && list
-            .and_then(|l| l.get("minItems"))
+    let allowed = ["type", "items", "minItems"];
+    plain_list(schema, "surfaceUpdate", "components", &allowed).is_some_and(|list| {
+        list.get("minItems")
             .is_none_or(|n| n.as_u64().is_some_and(|n| n <= 1))
-        && list
-            .and_then(|l| l.get("items"))
-            .is_some_and(|items| items.is_object() || items.is_boolean())
+            && list
+                .get("items")
+                .is_some_and(|items| items.is_object() || items.is_boolean())
+    })
 }
 
 /// Whether `schema` refers anywhere to another schema or names one (`$ref`, `$dynamicRef`,
@@ -1633,16 +1640,27 @@ mod tests {
         assert!(!entry_text_free(&schema(unlisted)));
     }
 
+    /// A v0.8 message schema with only the update `update`, its list `list` of schema `schema`,
+    /// and `root_extra` beside the root's properties.
+    fn message_with_list(
+        update: &str,
+        list: &str,
+        schema: Value,
+        root_extra: Option<(&str, Value)>,
+    ) -> Value {
+        let mut root = json!({"type": "object", "additionalProperties": false, "properties": {
+            update: {"type": "object", "required": [list], "properties": {
+                "surfaceId": {"type": "string"}, list: schema}}}});
+        if let (Some((k, v)), Some(map)) = (root_extra, root.as_object_mut()) {
+            map.insert(k.to_owned(), v);
+        }
+        root
+    }
+
     #[test]
     fn entries_are_checked_apart_only_when_no_keyword_sees_the_list_whole() {
         let schema = |contents: Value, root_extra: Option<(&str, Value)>| {
-            let mut root = json!({"type": "object", "additionalProperties": false, "properties": {
-                "dataModelUpdate": {"type": "object", "required": ["contents"], "properties": {
-                    "surfaceId": {"type": "string"}, "contents": contents}}}});
-            if let (Some((k, v)), Some(map)) = (root_extra, root.as_object_mut()) {
-                map.insert(k.to_owned(), v);
-            }
-            root
+            message_with_list("dataModelUpdate", "contents", contents, root_extra)
         };
         let items = json!({"type": "object", "required": ["key"]});
         assert!(entries_apart(&schema(
@@ -1675,13 +1693,7 @@ mod tests {
     #[test]
     fn components_are_checked_alone_only_when_no_keyword_sees_the_list_whole() {
         let schema = |components: Value, root_extra: Option<(&str, Value)>| {
-            let mut root = json!({"type": "object", "additionalProperties": false, "properties": {
-                "surfaceUpdate": {"type": "object", "required": ["components"], "properties": {
-                    "surfaceId": {"type": "string"}, "components": components}}}});
-            if let (Some((k, v)), Some(map)) = (root_extra, root.as_object_mut()) {
-                map.insert(k.to_owned(), v);
-            }
-            root
+            message_with_list("surfaceUpdate", "components", components, root_extra)
         };
         let items = json!({"type": "object", "required": ["id"]});
         for list in [
