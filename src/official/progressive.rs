@@ -60,7 +60,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -257,19 +257,27 @@ struct Comp {
     /// step marks what it picks in the same look-up that reads it (an atomic rather than a
     /// `Cell`, which would make the parser not `Sync`; only `&mut self` methods touch it).
     yielded: AtomicU64,
-    /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`]).
-    text: String,
-    /// The `version` that `text` was made for.
-    text_version: u64,
+    /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`]) and
+    /// dropped whenever `version` moves (through a shared reference, so that a step makes it in
+    /// the same look-up that picks the component).
+    text: OnceLock<String>,
 }
 
 impl Comp {
-    /// Makes `text` match the emitted form, unless it already does.
-    fn keep_text(&mut self) {
-        if self.text_version != self.version || self.text.is_empty() {
-            self.text = compact_json(self.processed.as_ref().unwrap_or(&self.value));
-            self.text_version = self.version;
-        }
+    /// The emitted form: `processed`, or `value` itself.
+    fn emitted(&self) -> &Value {
+        self.processed.as_ref().unwrap_or(&self.value)
+    }
+
+    /// The emitted form as JSON text, made if it is not made yet for this `version`.
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| compact_json(self.emitted()))
+    }
+
+    /// The emitted form changed: a new `version`, whose text is made when asked for.
+    fn bump(&mut self) {
+        self.version += 1;
+        self.text.take();
     }
 }
 
@@ -279,16 +287,14 @@ struct Placeholder {
     /// The catalog accepts it.
     ok: bool,
     made: Value,
-    /// `made` as JSON text, made when first sent as text.
-    text: String,
+    /// `made` as JSON text, made when first sent as text (a placeholder never changes).
+    text: OnceLock<String>,
 }
 
 impl Placeholder {
-    /// Makes `text`, unless it is made already (a placeholder never changes).
-    fn keep_text(&mut self) {
-        if self.text.is_empty() {
-            self.text = compact_json(&self.made);
-        }
+    /// `made` as JSON text.
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| compact_json(&self.made))
     }
 }
 
@@ -995,7 +1001,7 @@ impl ProgressiveParser {
         };
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
-            self.surfaces.insert(sid.to_owned(), Surface::default());
+            self.surfaces.insert(sid.to_owned(), Surface::with_room());
         }
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return;
@@ -1060,8 +1066,7 @@ impl ProgressiveParser {
                         missing: Vec::new(),
                         version: 0,
                         yielded: AtomicU64::new(0),
-                        text: String::new(),
-                        text_version: 0,
+                        text: OnceLock::new(),
                     },
                 );
                 // Components showing a placeholder for this id now show the real thing.
@@ -1436,7 +1441,10 @@ impl ProgressiveParser {
                     .get("root")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
-                let surface = self.surfaces.entry(sid.clone()).or_default();
+                let surface = self
+                    .surfaces
+                    .entry(sid.clone())
+                    .or_insert_with(Surface::with_room);
                 let root = root.or_else(|| surface.root.clone());
                 surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
                 if !surface.started {
@@ -1446,7 +1454,10 @@ impl ProgressiveParser {
                 self.flush_surface(&sid, false, out)
             }
             "surfaceUpdate" | "updateComponents" => {
-                let surface = self.surfaces.entry(sid.clone()).or_default();
+                let surface = self
+                    .surfaces
+                    .entry(sid.clone())
+                    .or_insert_with(Surface::with_room);
                 if let Some(root) = payload.get("root").and_then(Value::as_str) {
                     surface.set_root(root.to_owned());
                 } else if surface.root.is_none() && !v08 {
@@ -1627,19 +1638,11 @@ impl ProgressiveParser {
             sid_json,
             ..
         } = surface;
-        // Each component to send is made ready (sent as text: its text and its placeholders'
-        // brought up to date, work only for what changed since it was last sent), then picked
-        // in the same look-up that marks it sent.
+        // Each component to send is picked in the same look-up that marks it sent (sent as
+        // text, its text is made below unless it is made already for its version).
         let mut fresh: Vec<String> = Vec::new();
         let picked: Vec<&Comp> = match mode {
             Emission::Official if changed => {
-                if M::TEXT {
-                    for id in reach.keys() {
-                        if let Some(comp) = comps.get_mut(id) {
-                            ready::<M>(comp, placeholder_ok);
-                        }
-                    }
-                }
                 // Official mode counts a rejected step as sent, as the reference does.
                 let mut picked = Vec::with_capacity(reach.len());
                 for id in reach.keys() {
@@ -1658,13 +1661,9 @@ impl ProgressiveParser {
                     .into_iter()
                     .filter(|id| {
                         reach.contains_key(id)
-                            && comps.get_mut(id).is_some_and(|c| {
-                                let send = c.yielded.load(Ordering::Relaxed) != c.version;
-                                if send {
-                                    ready::<M>(c, placeholder_ok);
-                                }
-                                send
-                            })
+                            && comps
+                                .get(id)
+                                .is_some_and(|c| c.yielded.load(Ordering::Relaxed) != c.version)
                     })
                     .collect();
                 let mut picked = Vec::with_capacity(fresh.len());
@@ -1681,13 +1680,11 @@ impl ProgressiveParser {
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
         let mut message = None;
         {
-            // Sized once: a step usually shows a few placeholders per component.
-            let mut seen: QuickSet<&str> =
-                QuickSet::with_capacity_and_hasher(picked.len(), QuickState::default());
+            let mut seen = Seen::default();
             let mut shown: Vec<&Placeholder> = Vec::new();
             let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len());
             for comp in &picked {
-                items.push((comp.processed.as_ref().unwrap_or(&comp.value), &comp.text));
+                items.push((comp.emitted(), if M::TEXT { comp.text() } else { "" }));
                 for pid in &comp.placeholders {
                     if !seen.insert(pid) {
                         continue;
@@ -1705,7 +1702,11 @@ impl ProgressiveParser {
                 }
             }
             if accepted {
-                items.extend(shown.into_iter().map(|p| (&p.made, p.text.as_str())));
+                items.extend(
+                    shown
+                        .into_iter()
+                        .map(|p| (&p.made, if M::TEXT { p.text() } else { "" })),
+                );
                 message = Some(M::components(version, (sid, sid_json.as_str()), &items));
             }
         }
@@ -1726,20 +1727,18 @@ impl ProgressiveParser {
     }
 }
 
-/// Makes `comp` ready to send in form `M`: as text, its text and its placeholders' made, unless
-/// they are up to date.
-fn ready<M: Form>(comp: &mut Comp, placeholders: &mut QuickMap<String, Placeholder>) {
-    if M::TEXT {
-        comp.keep_text();
-        for pid in &comp.placeholders {
-            if let Some(made) = placeholders.get_mut(pid) {
-                made.keep_text();
-            }
+impl Surface {
+    /// A surface with room for a typical UI (a table that grows allocates again each time).
+    fn with_room() -> Surface {
+        Surface {
+            comps: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            mentioned_by: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            placeholder_ok: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            yielded_placeholders: QuickSet::with_capacity_and_hasher(ROOM, QuickState::default()),
+            ..Surface::default()
         }
     }
-}
 
-impl Surface {
     /// Sets the root; the reachable set is then worked out again.
     fn set_root(&mut self, root: String) {
         if self.root.as_deref() != Some(root.as_str()) {
@@ -1880,7 +1879,7 @@ impl Surface {
                 let value = std::mem::take(&mut comp.value);
                 let (back, ok) = validator.check_component(&mut self.check, sid, value, false);
                 comp.value = back;
-                comp.version += 1;
+                comp.bump();
                 if ok {
                     self.invalid.remove(id);
                 } else {
@@ -1911,7 +1910,7 @@ impl Surface {
         let last = if comp.version == 0 {
             None
         } else {
-            Some(comp.processed.as_ref().unwrap_or(&comp.value))
+            Some(comp.emitted())
         };
         // Nothing rewritten: `processed` is `value` itself (no need to compare them).
         let same = match last {
@@ -1949,7 +1948,7 @@ impl Surface {
                 let made = Placeholder {
                     ok,
                     made,
-                    text: String::new(),
+                    text: OnceLock::new(),
                 };
                 self.placeholder_ok.insert(pid.clone(), made);
             }
@@ -1975,7 +1974,7 @@ impl Surface {
                 Some(processed) => {
                     debug_assert_eq!(rewritten, processed != comp.value);
                     comp.processed = rewritten.then_some(processed);
-                    comp.version += 1;
+                    comp.bump();
                 }
                 None => {
                     // Unchanged: keep the form, unless it is the component itself.
@@ -2059,23 +2058,61 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
 fn latest_per_key<'a>(
     entries: impl DoubleEndedIterator<Item = (Option<&'a str>, bool)> + Clone,
 ) -> Vec<bool> {
-    // Sized once for every entry (a table that grows allocates again each time it does).
-    let n = entries.size_hint().0;
-    let mut valued: QuickSet<&str> = QuickSet::with_capacity_and_hasher(n, QuickState::default());
-    valued.extend(
-        entries
-            .clone()
-            .filter(|(_, valued)| *valued)
-            .filter_map(|(key, _)| key),
-    );
-    let mut seen = QuickSet::with_capacity_and_hasher(n, QuickState::default());
+    // Keys with a value somewhere (compared one by one while there are a few, else hashed), and
+    // keys already kept, walking back from the end.
+    let valued: Vec<&str> = entries
+        .clone()
+        .filter(|(_, valued)| *valued)
+        .filter_map(|(key, _)| key)
+        .collect();
+    let hashed: Option<QuickSet<&str>> =
+        (valued.len() > FEW).then(|| valued.iter().copied().collect());
+    let has_value = |k: &str| match &hashed {
+        Some(set) => set.contains(k),
+        None => valued.contains(&k),
+    };
+    let mut seen = Seen::default();
     let mut keep: Vec<bool> = entries
         .rev()
-        .map(|(key, _)| key.is_some_and(|k| valued.contains(k) && seen.insert(k)))
+        .map(|(key, _)| key.is_some_and(|k| has_value(k) && seen.insert(k)))
         .collect();
     keep.reverse();
     keep
 }
+
+/// Strings met so far, each said new once: a list while there are a few (nothing allocated
+/// until the first), a hash table after.
+#[derive(Default)]
+struct Seen<'a> {
+    few: Vec<&'a str>,
+    many: QuickSet<&'a str>,
+}
+
+impl<'a> Seen<'a> {
+    /// Whether `s` is met for the first time (and notes it).
+    fn insert(&mut self, s: &'a str) -> bool {
+        if !self.many.is_empty() {
+            return self.many.insert(s);
+        }
+        if self.few.contains(&s) {
+            return false;
+        }
+        if self.few.len() < FEW {
+            self.few.push(s);
+        } else {
+            self.many.extend(self.few.drain(..));
+            self.many.insert(s);
+        }
+        true
+    }
+}
+
+/// Components (and placeholders) a surface has room for from the start.
+const ROOM: usize = 16;
+
+/// Up to this many keys or ids, a list compared one by one finds one sooner than a hash table
+/// (and allocates once, not twice).
+const FEW: usize = 16;
 
 /// `contents` as the v0.8 `dataModelUpdate` of surface `sid`, at `path` when there is one.
 fn wrap_entries(sid: &str, path: Option<Value>, contents: Vec<Value>) -> Value {
@@ -2509,6 +2546,49 @@ mod tests {
             let expected = LINK_HINTS.iter().any(|w| lower.contains(w));
             prop_assert_eq!(has_link_hint(name.as_bytes()), expected);
         }
+    }
+
+    proptest! {
+        /// Against the rule written plainly: for every key that has a value somewhere, its
+        /// last entry; with few keys and with more than a list holds.
+        #[test]
+        fn latest_per_key_keeps_the_last_entry_of_every_valued_key(
+            entries in proptest::collection::vec((proptest::option::of(0..40u8), any::<bool>()), 0..80)
+        ) {
+            let keys: Vec<(Option<String>, bool)> = entries
+                .iter()
+                .map(|(k, v)| (k.map(|k| format!("k{k}")), *v))
+                .collect();
+            let got = latest_per_key(keys.iter().map(|(k, v)| (k.as_deref(), *v)));
+            let expected: Vec<bool> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, (key, _))| {
+                    key.as_ref().is_some_and(|k| {
+                        keys.iter().any(|(other, v)| other.as_ref() == Some(k) && *v)
+                            && !keys[i + 1..].iter().any(|(other, _)| other.as_ref() == Some(k))
+                    })
+                })
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+
+    #[test]
+    fn seen_says_each_string_is_new_once_before_and_after_its_list_is_full() {
+        let names: Vec<String> = (0..3 * FEW).map(|i| format!("id{i}")).collect();
+        let mut seen = Seen::default();
+        for (i, name) in names.iter().enumerate() {
+            assert!(seen.insert(name), "{name} is new");
+            assert!(!seen.insert(name), "{name} was met just now");
+            assert!(
+                !seen.insert(&names[i / 2]),
+                "{} was met before",
+                names[i / 2]
+            );
+        }
+        assert!(!seen.many.is_empty(), "more than FEW strings are hashed");
+        assert!(seen.few.is_empty(), "the list is emptied into the table");
     }
 
     #[test]
