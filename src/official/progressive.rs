@@ -1657,17 +1657,17 @@ impl ProgressiveParser {
             Emission::ChangedOnly => {
                 let mut all = std::mem::take(pending);
                 all.extend(candidates);
-                fresh = all
-                    .into_iter()
-                    .filter(|id| {
-                        reach.contains_key(id)
-                            && comps
-                                .get(id)
-                                .is_some_and(|c| c.yielded.load(Ordering::Relaxed) != c.version)
-                    })
-                    .collect();
-                let mut picked = Vec::with_capacity(fresh.len());
-                picked.extend(fresh.iter().filter_map(|id| comps.get(id)));
+                // What the renderer does not have yet, picked in the look-up that finds it.
+                let mut picked = Vec::new();
+                for id in all {
+                    let unsent = comps
+                        .get(&id)
+                        .filter(|c| c.yielded.load(Ordering::Relaxed) != c.version);
+                    if let Some(comp) = unsent.filter(|_| reach.contains_key(&id)) {
+                        picked.push(comp);
+                        fresh.push(id);
+                    }
+                }
                 picked
             }
         };
@@ -2603,6 +2603,7 @@ mod tests {
             assert!(!has_link_hint(name.as_bytes()), "{name}");
         }
     }
+
     #[test]
     fn a_parser_can_be_sent_and_shared_between_threads() {
         fn send_and_sync<T: Send + Sync>() {}
