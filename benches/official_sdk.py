@@ -24,6 +24,9 @@ as the criterion bench) and, after each SDK run of a response, asks it for one s
 of our four columns on that response (a sample: the mean over a batch of at least 20 ms of CPU
 time). Each side then has --repeat samples taken in the same few seconds, so a machine that
 runs faster or slower from one minute to the next moves both sides and not their ratio.
+The same samples are also taken from `cargo bench --bench paired_mimalloc`, the same server
+built with mimalloc as the program's allocator instead of the system one, and printed in a
+second table.
 """
 import json
 import os
@@ -99,15 +102,16 @@ def ours(criterion_dir, name):
 
 
 class Paired:
-    """Our side, measured on request by `cargo bench --bench paired` (benches/paired.rs)."""
+    """Our side, measured on request by `cargo bench --bench <bench>` (benches/<bench>.rs)."""
 
-    def __init__(self):
+    def __init__(self, bench="paired"):
         root = os.path.join(HERE, "..")
-        build = subprocess.run(["cargo", "bench", "-q", "--bench", "paired", "--no-run"], cwd=root)
+        self.bench = bench
+        build = subprocess.run(["cargo", "bench", "-q", "--bench", bench, "--no-run"], cwd=root)
         if build.returncode != 0:
-            sys.exit("cargo bench --bench paired does not build")
+            sys.exit(f"cargo bench --bench {bench} does not build")
         self.proc = subprocess.Popen(
-            ["cargo", "bench", "-q", "--bench", "paired", "--", "--serve"],
+            ["cargo", "bench", "-q", "--bench", bench, "--", "--serve"],
             cwd=root,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -120,7 +124,9 @@ class Paired:
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline().split()
         if len(answer) != 2 or not answer[0].isdigit():
-            sys.exit(f"paired timing failed on {folder}/{name} {label}: {' '.join(answer)!r}")
+            sys.exit(
+                f"{self.bench} timing failed on {folder}/{name} {label}: {' '.join(answer)!r}"
+            )
         return int(answer[0]) / 1000.0
 
     def close(self):
@@ -139,6 +145,7 @@ def main():
     repeat = 5
     criterion_dir = os.path.join(HERE, "..", "target", "criterion")
     paired = None
+    other = None
     while args:
         flag = args.pop(0)
         if flag == "--repeat" and args:
@@ -147,6 +154,7 @@ def main():
             criterion_dir = args.pop(0)
         elif flag == "--paired":
             paired = Paired()
+            other = Paired("paired_mimalloc")
         else:
             sys.exit(__doc__)
     labels = ("official", "changed", "official_json", "changed_json")
@@ -162,6 +170,8 @@ def main():
     # --paired, per response: its name, the SDK's fastest run, and our samples of making and
     # freeing only the Value trees that official mode returns.
     floor = []
+    # --paired, per response: its name, the SDK's runs, and our samples with mimalloc.
+    with_mimalloc = []
     complete = True
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
         cat = catalog(version)
@@ -170,14 +180,18 @@ def main():
             text = response(os.path.join(directory, name))
             runs = []
             samples = {label: [] for label in (*labels, "official_output")}
+            others = {label: [] for label in labels}
             for _ in range(repeat):
                 runs.append(run(cat, text))
                 if paired:
                     for label in samples:
                         samples[label].append(paired.sample(folder, name, label))
+                    for label in others:
+                        others[label].append(other.sample(folder, name, label))
             sdk = (min(runs) * 1e6, median_of(runs) * 1e6)
             if paired:
                 floor.append((folder + "/" + name, sdk[0], samples["official_output"]))
+                with_mimalloc.append((folder + "/" + name, sdk, others))
             emitted = emitted_bytes(cat, text)
             line = f"{folder + '/' + name:<30} {len(text):>6}"
             line += f" {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f} {emitted:>10}"
@@ -206,6 +220,28 @@ def main():
         print(line)
     if paired:
         paired.close()
+        other.close()
+        print("the same, ours built with mimalloc as the program's allocator"
+              " (benches/paired_mimalloc.rs), sampled in the same turns")
+        print(f"{'response':<30} {'SDK ms':>13}"
+              + "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels))
+        sums = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
+        for name, sdk, others in with_mimalloc:
+            line = f"{name:<30} {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f}"
+            for k in range(2):
+                sums["sdk"][k] += sdk[k]
+            for label in labels:
+                t = (min(others[label]), median_of(others[label]))
+                for k in range(2):
+                    sums[label][k] += t[k]
+                line += f" {t[0]:>8.1f}/{t[1]:<8.1f} {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
+            print(line)
+        line = f"{'all eight':<30} {sums['sdk'][0] / 1000:>6.1f}/{sums['sdk'][1] / 1000:<6.1f}"
+        for label in labels:
+            t = sums[label]
+            line += f" {t[0]:>8.1f}/{t[1]:<8.1f}"
+            line += f" {sums['sdk'][0] / t[0]:>9.0f}/{sums['sdk'][1] / t[1]:<9.0f}"
+        print(line)
         print("official mode, Value trees: making and freeing only the trees returned"
               " (best / median us; SDK's fastest run / best)")
         for name, sdk_best, samples in floor:

@@ -19,6 +19,11 @@
 //!
 //! Started without `--serve` (as `cargo bench` does with every benchmark), it says what it is
 //! for and stops.
+//!
+//! This program uses the system allocator (glibc's `malloc` on Linux), as a Rust program does
+//! unless it says otherwise. `benches/paired_mimalloc.rs` is the same server built with mimalloc
+//! as its global allocator, which `official_sdk.py --paired` asks too: the parser allocates and
+//! frees many small blocks, and which allocator serves them is the program's choice.
 
 mod common;
 
@@ -34,7 +39,7 @@ use cpu_time::ThreadTime;
 
 use common::{chunks, collect, run, shared, wrap};
 
-fn main() {
+pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
         println!("paired: timing server for `python3 benches/official_sdk.py --paired`; nothing to run alone");
         return;
