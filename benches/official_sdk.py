@@ -134,6 +134,11 @@ class Paired:
         self.proc.wait()
 
 
+def cell(sdk, t):
+    """Ours as (best, median) in us, then the SDK's (best, median) over it: one column pair."""
+    return f" {t[0]:>8.1f}/{t[1]:<8.1f} {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
+
+
 def median_of(values):
     ordered = sorted(values)
     mid = len(ordered) // 2
@@ -208,15 +213,12 @@ def main():
                     continue
                 for k in range(2):
                     totals[label][k] += t[k]
-                line += f" {t[0]:>8.1f}/{t[1]:<8.1f}"
-                line += f" {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
+                line += cell(sdk, t)
             print(line)
     if complete:
         line = f"{'all eight':<30} {'':>6} {totals['sdk'][0] / 1000:>6.1f}/{totals['sdk'][1] / 1000:<6.1f} {'':>10}"
         for label in labels:
-            ours_total = totals[label]
-            line += f" {ours_total[0]:>8.1f}/{ours_total[1]:<8.1f}"
-            line += f" {totals['sdk'][0] / ours_total[0]:>9.0f}/{totals['sdk'][1] / ours_total[1]:<9.0f}"
+            line += cell(totals["sdk"], totals[label])
         print(line)
     if paired:
         paired.close()
@@ -234,13 +236,11 @@ def main():
                 t = (min(others[label]), median_of(others[label]))
                 for k in range(2):
                     sums[label][k] += t[k]
-                line += f" {t[0]:>8.1f}/{t[1]:<8.1f} {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
+                line += cell(sdk, t)
             print(line)
         line = f"{'all eight':<30} {sums['sdk'][0] / 1000:>6.1f}/{sums['sdk'][1] / 1000:<6.1f}"
         for label in labels:
-            t = sums[label]
-            line += f" {t[0]:>8.1f}/{t[1]:<8.1f}"
-            line += f" {sums['sdk'][0] / t[0]:>9.0f}/{sums['sdk'][1] / t[1]:<9.0f}"
+            line += cell(sums["sdk"], sums[label])
         print(line)
         print("official mode, Value trees: making and freeing only the trees returned"
               " (best / median us; SDK's fastest run / best)")
