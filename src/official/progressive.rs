@@ -2058,23 +2058,19 @@ fn latest_entries(list: Vec<Value>) -> Vec<Value> {
 fn latest_per_key<'a>(
     entries: impl DoubleEndedIterator<Item = (Option<&'a str>, bool)> + Clone,
 ) -> Vec<bool> {
-    // Keys with a value somewhere (compared one by one while there are a few, else hashed), and
-    // keys already kept, walking back from the end.
-    let valued: Vec<&str> = entries
+    // Keys with a value somewhere, and keys already kept, walking back from the end.
+    let mut valued = Seen::default();
+    for key in entries
         .clone()
         .filter(|(_, valued)| *valued)
         .filter_map(|(key, _)| key)
-        .collect();
-    let hashed: Option<QuickSet<&str>> =
-        (valued.len() > FEW).then(|| valued.iter().copied().collect());
-    let has_value = |k: &str| match &hashed {
-        Some(set) => set.contains(k),
-        None => valued.contains(&k),
-    };
+    {
+        valued.insert(key);
+    }
     let mut seen = Seen::default();
     let mut keep: Vec<bool> = entries
         .rev()
-        .map(|(key, _)| key.is_some_and(|k| has_value(k) && seen.insert(k)))
+        .map(|(key, _)| key.is_some_and(|k| valued.contains(k) && seen.insert(k)))
         .collect();
     keep.reverse();
     keep
@@ -2104,6 +2100,15 @@ impl<'a> Seen<'a> {
             self.many.insert(s);
         }
         true
+    }
+
+    /// Whether `s` was met.
+    fn contains(&self, s: &str) -> bool {
+        if self.many.is_empty() {
+            self.few.contains(&s)
+        } else {
+            self.many.contains(s)
+        }
     }
 }
 
@@ -2579,7 +2584,9 @@ mod tests {
         let names: Vec<String> = (0..3 * FEW).map(|i| format!("id{i}")).collect();
         let mut seen = Seen::default();
         for (i, name) in names.iter().enumerate() {
+            assert!(!seen.contains(name), "{name} is not met yet");
             assert!(seen.insert(name), "{name} is new");
+            assert!(seen.contains(name), "{name} is met now");
             assert!(!seen.insert(name), "{name} was met just now");
             assert!(
                 !seen.insert(&names[i / 2]),
