@@ -24,9 +24,10 @@ as the criterion bench) and, after each SDK run of a response, asks it for one s
 of our four columns on that response (a sample: the mean over a batch of at least 20 ms of CPU
 time). Each side then has --repeat samples taken in the same few seconds, so a machine that
 runs faster or slower from one minute to the next moves both sides and not their ratio.
-The same samples are also taken from `cargo bench --bench paired_mimalloc`, the same server
-built with mimalloc as the program's allocator instead of the system one, and printed in a
-second table.
+The same samples are also taken, in the same turns, from the same server built two other ways,
+each printed in a table of its own: with mimalloc as the program's allocator instead of the
+system one (`cargo bench --bench paired_mimalloc`), and with Cargo's default release settings
+instead of the `bench` profile (`cargo bench --profile release --bench paired`).
 """
 import json
 import os
@@ -102,16 +103,18 @@ def ours(criterion_dir, name):
 
 
 class Paired:
-    """Our side, measured on request by `cargo bench --bench <bench>` (benches/<bench>.rs)."""
+    """Our side, measured on request by `cargo bench --profile <profile> --bench <bench>`
+    (benches/<bench>.rs)."""
 
-    def __init__(self, bench="paired"):
+    def __init__(self, bench="paired", profile="bench"):
         root = os.path.join(HERE, "..")
         self.bench = bench
-        build = subprocess.run(["cargo", "bench", "-q", "--bench", bench, "--no-run"], cwd=root)
+        command = ["cargo", "bench", "-q", "--profile", profile, "--bench", bench]
+        build = subprocess.run([*command, "--no-run"], cwd=root)
         if build.returncode != 0:
-            sys.exit(f"cargo bench --bench {bench} does not build")
+            sys.exit(f"{' '.join(command)} does not build")
         self.proc = subprocess.Popen(
-            ["cargo", "bench", "-q", "--bench", bench, "--", "--serve"],
+            [*command, "--", "--serve"],
             cwd=root,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -134,6 +137,16 @@ class Paired:
         self.proc.wait()
 
 
+# --paired: the servers sampled besides benches/paired.rs built with the bench profile, each
+# printed in a table of its own.
+OTHERS = (
+    ("paired_mimalloc", "bench",
+     "ours built with mimalloc as the program's allocator (benches/paired_mimalloc.rs)"),
+    ("paired", "release", "ours built with Cargo's default release settings (benches/paired.rs,"
+     " cargo bench --profile release)"),
+)
+
+
 def cell(sdk, t):
     """Ours as (best, median) in us, then the SDK's (best, median) over it: one column pair."""
     return f" {t[0]:>8.1f}/{t[1]:<8.1f} {sdk[0] / t[0]:>9.0f}/{sdk[1] / t[1]:<9.0f}"
@@ -150,7 +163,7 @@ def main():
     repeat = 5
     criterion_dir = os.path.join(HERE, "..", "target", "criterion")
     paired = None
-    other = None
+    others = []
     while args:
         flag = args.pop(0)
         if flag == "--repeat" and args:
@@ -159,7 +172,7 @@ def main():
             criterion_dir = args.pop(0)
         elif flag == "--paired":
             paired = Paired()
-            other = Paired("paired_mimalloc")
+            others = [(Paired(bench, profile), title) for bench, profile, title in OTHERS]
         else:
             sys.exit(__doc__)
     labels = ("official", "changed", "official_json", "changed_json")
@@ -175,8 +188,8 @@ def main():
     # --paired, per response: its name, the SDK's fastest run, and our samples of making and
     # freeing only the Value trees that official mode returns.
     floor = []
-    # --paired, per response: its name, the SDK's runs, and our samples with mimalloc.
-    with_mimalloc = []
+    # --paired, per response: its name, the SDK's runs, and our samples from each other server.
+    besides = []
     complete = True
     for folder, version in (("0.8", VERSION_0_8), ("0.9", VERSION_0_9)):
         cat = catalog(version)
@@ -185,18 +198,19 @@ def main():
             text = response(os.path.join(directory, name))
             runs = []
             samples = {label: [] for label in (*labels, "official_output")}
-            others = {label: [] for label in labels}
+            extra = [{label: [] for label in labels} for _ in others]
             for _ in range(repeat):
                 runs.append(run(cat, text))
                 if paired:
                     for label in samples:
                         samples[label].append(paired.sample(folder, name, label))
-                    for label in others:
-                        others[label].append(other.sample(folder, name, label))
+                    for (server, _), got in zip(others, extra):
+                        for label in labels:
+                            got[label].append(server.sample(folder, name, label))
             sdk = (min(runs) * 1e6, median_of(runs) * 1e6)
             if paired:
                 floor.append((folder + "/" + name, sdk[0], samples["official_output"]))
-                with_mimalloc.append((folder + "/" + name, sdk, others))
+                besides.append((folder + "/" + name, sdk, extra))
             emitted = emitted_bytes(cat, text)
             line = f"{folder + '/' + name:<30} {len(text):>6}"
             line += f" {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f} {emitted:>10}"
@@ -222,26 +236,26 @@ def main():
         print(line)
     if paired:
         paired.close()
-        other.close()
-        print("the same, ours built with mimalloc as the program's allocator"
-              " (benches/paired_mimalloc.rs), sampled in the same turns")
-        print(f"{'response':<30} {'SDK ms':>13}"
-              + "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels))
-        sums = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
-        for name, sdk, others in with_mimalloc:
-            line = f"{name:<30} {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f}"
-            for k in range(2):
-                sums["sdk"][k] += sdk[k]
+        for k, (server, title) in enumerate(others):
+            server.close()
+            print(f"the same, {title}, sampled in the same turns")
+            print(f"{'response':<30} {'SDK ms':>13}"
+                  + "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels))
+            sums = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
+            for name, sdk, extra in besides:
+                line = f"{name:<30} {sdk[0] / 1000:>6.1f}/{sdk[1] / 1000:<6.1f}"
+                for j in range(2):
+                    sums["sdk"][j] += sdk[j]
+                for label in labels:
+                    t = (min(extra[k][label]), median_of(extra[k][label]))
+                    for j in range(2):
+                        sums[label][j] += t[j]
+                    line += cell(sdk, t)
+                print(line)
+            line = f"{'all eight':<30} {sums['sdk'][0] / 1000:>6.1f}/{sums['sdk'][1] / 1000:<6.1f}"
             for label in labels:
-                t = (min(others[label]), median_of(others[label]))
-                for k in range(2):
-                    sums[label][k] += t[k]
-                line += cell(sdk, t)
+                line += cell(sums["sdk"], sums[label])
             print(line)
-        line = f"{'all eight':<30} {sums['sdk'][0] / 1000:>6.1f}/{sums['sdk'][1] / 1000:<6.1f}"
-        for label in labels:
-            line += cell(sums["sdk"], sums[label])
-        print(line)
         print("official mode, Value trees: making and freeing only the trees returned"
               " (best / median us; SDK's fastest run / best)")
         for name, sdk_best, samples in floor:

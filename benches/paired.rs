@@ -17,6 +17,14 @@
 //! dropped), which is the least any implementation handing out those trees spends on them with
 //! this allocator.
 //!
+//! A file name may end in `*N` (`single_column_list.json*4`): the example `N` times in one
+//! stream, each copy on surface ids of its own (as in the `scaling` group of `cargo bench --bench
+//! progressive`).
+//!
+//! With `--count` as well, a request runs the response once more, not timed, inside
+//! `counted_response` and answers `0 1`: for counting instructions with
+//! `valgrind --tool=callgrind --toggle-collect='*counted_response'` (`benches/instructions.py`).
+//!
 //! Started without `--serve` (as `cargo bench` does with every benchmark), it says what it is
 //! for and stops.
 //!
@@ -37,7 +45,7 @@ use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
-use common::{chunks, collect, run, shared, wrap};
+use common::{chunks, collect, repeated, run, shared};
 
 pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
@@ -56,6 +64,7 @@ pub(crate) fn main() {
         let validator = Validator::new(&catalog).expect("basic catalog compiles");
         validators.insert(folder, Arc::new(validator));
     }
+    let count = std::env::args().any(|a| a == "--count");
     let examples = shared.join("a2ui/restaurant_finder/examples");
     let mut texts: HashMap<(String, String), String> = HashMap::new();
     let stdout = std::io::stdout();
@@ -84,11 +93,18 @@ pub(crate) fn main() {
         };
         let key = (folder.to_string(), name.to_string());
         if !texts.contains_key(&key) {
-            let Ok(body) = std::fs::read_to_string(examples.join(folder).join(name)) else {
+            let (file, times) = match name.split_once('*') {
+                Some((file, times)) => (file, times.parse::<usize>().ok().filter(|&n| n > 0)),
+                None => (*name, Some(1)),
+            };
+            let (Ok(body), Some(times)) = (
+                std::fs::read_to_string(examples.join(folder).join(file)),
+                times,
+            ) else {
                 writeln!(stdout.lock(), "error: no example {folder}/{name}").ok();
                 continue;
             };
-            texts.insert(key.clone(), wrap(&body));
+            texts.insert(key.clone(), repeated(&body, times));
         }
         let pieces = chunks(&texts[&key]);
         let text = label.ends_with("_json");
@@ -101,6 +117,11 @@ pub(crate) fn main() {
             None => run(validator, mode, &pieces, text),
         };
         std::hint::black_box(once());
+        if count {
+            std::hint::black_box(counted_response(&once));
+            writeln!(stdout.lock(), "0 1").ok();
+            continue;
+        }
         let budget = Duration::from_millis(ms);
         let start = ThreadTime::now();
         let mut count = 0u32;
@@ -111,4 +132,10 @@ pub(crate) fn main() {
         let each = start.elapsed().as_nanos() / u128::from(count);
         writeln!(stdout.lock(), "{each} {count}").ok();
     }
+}
+
+/// One more response, in a function of its own so that an instruction counter can count just it.
+#[inline(never)]
+fn counted_response(once: &dyn Fn() -> usize) -> usize {
+    once()
 }

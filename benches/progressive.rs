@@ -34,7 +34,7 @@ use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use common::{chunks, collect, run, shared, wrap};
+use common::{chunks, collect, repeated, run, shared, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -126,23 +126,6 @@ fn emitted(steps: &[Vec<ResponsePart>]) -> usize {
                 })
         })
         .sum()
-}
-
-/// The example `times` times in one stream, copy `i` on surface ids suffixed `-i`.
-fn repeated(body: &str, times: usize) -> String {
-    (0..times)
-        .map(|i| {
-            if i == 0 {
-                wrap(body)
-            } else {
-                let renamed = body
-                    .replace("\"surfaceId\": \"", &format!("\"surfaceId\": \"r{i}-"))
-                    .replace("\"surfaceId\":\"", &format!("\"surfaceId\":\"r{i}-"));
-                wrap(&renamed)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 const MODES: [(Emission, &str); 2] = [

@@ -23,6 +23,24 @@ pub fn wrap(body: &str) -> String {
     format!("Here is what I found for you.\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy your meal!")
 }
 
+/// The example `times` times in one stream, copy `i` on surface ids prefixed `r{i}-` (so that
+/// the parser's state grows with every copy).
+pub fn repeated(body: &str, times: usize) -> String {
+    (0..times)
+        .map(|i| {
+            if i == 0 {
+                wrap(body)
+            } else {
+                let renamed = body
+                    .replace("\"surfaceId\": \"", &format!("\"surfaceId\": \"r{i}-"))
+                    .replace("\"surfaceId\":\"", &format!("\"surfaceId\":\"r{i}-"));
+                wrap(&renamed)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `text` in chunks of [`CHUNK`] bytes (longer where a character would be cut).
 pub fn chunks(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
