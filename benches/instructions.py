@@ -1,7 +1,8 @@
 """Instructions per response of the progressive parser, counted by valgrind's callgrind, for the
 restaurant-finder examples wrapped as responses and fed in 4-byte chunks (the inputs of
-`cargo bench --bench progressive`). Unlike CPU time, an instruction count does not move from one
-run to the next, so it is the figure to compare builds and versions by.
+`cargo bench --bench progressive`). An instruction count moves far less than CPU time from one
+run to the next (by about 1%, with where the allocator's blocks happen to lie), so it is the
+figure to compare builds and versions by.
 
     python3 benches/instructions.py [--profiles A B ...] [--scaling]
 
