@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for a short while on the nightly toolchain.
+# Runs every fuzz target for a short while on the nightly toolchain (the progressive target only
+# where ../shared/a2ui or $A2UI_SHARED/a2ui is there).
 #   fuzz/smoke.sh            # about 60 s per target
 #   FUZZ_SECONDS=10 fuzz/smoke.sh
 # Exits non-zero when a target crashes (the input is saved under fuzz/artifacts/<target>/).
@@ -7,7 +8,24 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 seconds="${FUZZ_SECONDS:-60}"
-targets=(split_bytes structured)
+targets=(split_bytes structured progressive)
+# The progressive target reads the A2UI specification's catalogs; its seeds are the restaurant
+# finder's example responses, written here (not kept in the repository).
+shared="${A2UI_SHARED:-../../shared}"
+if [[ -d "$shared/a2ui/spec" ]]; then
+    mkdir -p corpus/progressive
+    for example in "$shared"/a2ui/restaurant_finder/examples/*/*.json; do
+        version="$(basename "$(dirname "$example")")"
+        {
+            printf 'Here is what I found for you.\n<a2ui-json>\n'
+            cat "$example"
+            printf '\n</a2ui-json>\nEnjoy your meal!'
+        } >"corpus/progressive/seed-$version-$(basename "$example")"
+    done
+else
+    echo "fuzz smoke: $shared/a2ui/spec not found, skipping the progressive target"
+    targets=(split_bytes structured)
+fi
 
 if ! rustup toolchain list | grep -q nightly; then
     echo "fuzz smoke: a nightly toolchain is required (rustup toolchain install nightly)" >&2
@@ -18,7 +36,9 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 
-cargo +nightly fuzz build -O
+# Optimised, with debug assertions and overflow checks on: the parser's own cross-checks (such
+# as the validator's two ways of checking a component) run on every input.
+cargo +nightly fuzz build -O --debug-assertions
 
 status=0
 for target in "${targets[@]}"; do
@@ -28,7 +48,7 @@ for target in "${targets[@]}"; do
     fi
     log="$(mktemp)"
     echo "fuzz smoke: $target for ${seconds}s"
-    if cargo +nightly fuzz run -O "$target" -- \
+    if cargo +nightly fuzz run -O --debug-assertions "$target" -- \
         -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 "${extra[@]}" \
         >"$log" 2>&1; then
         grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log" || true
