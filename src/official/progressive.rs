@@ -149,6 +149,37 @@ pub enum ErrorKind {
     Topology,
     /// The catalog's schemas do not compile.
     Schema,
+    /// A block passed one of the parser's [`Limits`].
+    Limit,
+}
+
+/// Bounds on what one response can make a [`ProgressiveParser`] hold. Passing one is an error
+/// ([`ErrorKind::Limit`]), never unbounded memory or a crash; the defaults are far above what a
+/// UI needs.
+///
+/// ```
+/// use a2ui_stream::official::progressive::Limits;
+/// let strict = Limits { max_depth: 32, ..Limits::default() };
+/// assert_eq!(Limits::default().max_depth, 128);
+/// assert_eq!(strict.max_block_bytes, 16 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of objects and lists inside a block's top-level list (default 128, as
+    /// `serde_json`'s parser allows). Trees nested deeper would take deeper recursion to copy,
+    /// check, write and free than a thread's stack may have.
+    pub max_depth: usize,
+    /// Most bytes of one `<a2ui-json>` block (default 16 MiB).
+    pub max_block_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 128,
+            max_block_bytes: 16 << 20,
+        }
+    }
 }
 
 impl Error {
@@ -487,7 +518,15 @@ pub struct ProgressiveParser {
     validator: Arc<Validator>,
     version: Version,
     mode: Emission,
+    limits: Limits,
     in_block: bool,
+    /// Bytes of the current block taken so far (see [`Limits::max_block_bytes`]).
+    block_bytes: usize,
+    /// The current block passed a limit: the rest of it is read past.
+    abandoned: bool,
+    /// What a chunk completed before it passed a limit, handed out by the next call (messages
+    /// as JSON text).
+    carried: Vec<ResponsePart<String>>,
     /// Text held back because it may be the start of a tag.
     held: String,
     json: PartialJson,
@@ -531,6 +570,10 @@ trait Form: Sized {
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
     ) -> Self;
+    /// The message as JSON text (kept across calls in this form).
+    fn into_text(self) -> String;
+    /// A message from JSON text that [`Form::into_text`] made.
+    fn from_text(text: String) -> Self;
 }
 
 impl Form for Value {
@@ -557,6 +600,15 @@ impl Form for Value {
             .chain(last.map(|(value, _)| value))
             .collect();
         wrap_entries(sid, path.map(|(path, _)| path.clone()), list)
+    }
+
+    fn into_text(self) -> String {
+        compact_json(&self)
+    }
+
+    fn from_text(text: String) -> Value {
+        // The text is serde_json's own writing of a value, which reads back as that value.
+        serde_json::from_str(&text).unwrap_or(Value::Null)
     }
 }
 
@@ -617,6 +669,14 @@ impl Form for String {
         out.push_str(sid_json);
         out.push_str("}}");
         out
+    }
+
+    fn into_text(self) -> String {
+        self
+    }
+
+    fn from_text(text: String) -> String {
+        text
     }
 }
 
@@ -771,7 +831,11 @@ impl ProgressiveParser {
             version: validator.catalog().version(),
             validator,
             mode,
+            limits: Limits::default(),
             in_block: false,
+            block_bytes: 0,
+            abandoned: false,
+            carried: Vec::new(),
             held: String::new(),
             json: PartialJson::default(),
             found_object: false,
@@ -781,6 +845,37 @@ impl ProgressiveParser {
             emitted_data: Map::new(),
             entries: EntriesSoFar::default(),
         }
+    }
+
+    /// The parser with other [`Limits`] than the defaults.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{ErrorKind, Limits, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let limits = Limits { max_depth: 4, ..Limits::default() };
+    /// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(limits);
+    /// assert_eq!(parser.limits(), limits);
+    /// let err = parser.process_chunk("<a2ui-json>[{\"a\": [[[[[").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Limit);
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn with_limits(mut self, limits: Limits) -> ProgressiveParser {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Limits, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// assert_eq!(ProgressiveParser::new(&catalog)?.limits(), Limits::default());
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The emission mode.
@@ -796,7 +891,9 @@ impl ProgressiveParser {
     }
 
     /// Takes the next chunk of the response and returns what it completed. After an error the
-    /// parser should be dropped.
+    /// parser should be dropped, except after an [`ErrorKind::Limit`] error: then the block that
+    /// passed the limit is read past, and what the chunk completed before the limit and what
+    /// follows the block come out of the next call: nothing else is lost.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -838,6 +935,17 @@ impl ProgressiveParser {
     fn step<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let mut out = Out::new(keep_last);
+        if !self.carried.is_empty() {
+            out.parts = std::mem::take(&mut self.carried)
+                .into_iter()
+                .map(|part| ResponsePart {
+                    text: part.text,
+                    a2ui: part
+                        .a2ui
+                        .map(|list| list.into_iter().map(M::from_text).collect()),
+                })
+                .collect();
+        }
         let mut rest: &str = chunk;
         let held = std::mem::take(&mut self.held);
         let joined;
@@ -851,8 +959,16 @@ impl ProgressiveParser {
                 .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
             if let Some((before, after)) = found {
                 if self.in_block {
-                    self.json_text(before, &mut out)?;
-                    if !self.found_object && !self.json.closed_object {
+                    if let Err(e) = self.json_text(before, &mut out) {
+                        if e.kind == ErrorKind::Limit {
+                            // The block is over: what follows it comes with the next chunk.
+                            self.end_block();
+                            self.held = after.to_owned();
+                            self.carry(out);
+                        }
+                        return Err(e);
+                    }
+                    if !self.found_object && !self.json.closed_object && !self.abandoned {
                         return Err(Error::new(
                             ErrorKind::Json,
                             "Failed to parse JSON: No valid JSON object found in A2UI block.",
@@ -872,7 +988,13 @@ impl ProgressiveParser {
                 .split_at_checked(rest.len().saturating_sub(keep))
                 .unwrap_or((rest, ""));
             if self.in_block {
-                self.json_text(now, &mut out)?;
+                if let Err(e) = self.json_text(now, &mut out) {
+                    if e.kind == ErrorKind::Limit {
+                        self.held = later.to_owned();
+                        self.carry(out);
+                    }
+                    return Err(e);
+                }
             } else {
                 out.text(now);
             }
@@ -882,8 +1004,32 @@ impl ProgressiveParser {
         Ok(out.parts)
     }
 
+    /// Keeps what a chunk completed before it passed a limit for the next call.
+    fn carry<M: Form>(&mut self, out: Out<M>) {
+        self.carried = out
+            .parts
+            .into_iter()
+            .map(|part| ResponsePart {
+                text: part.text,
+                a2ui: part
+                    .a2ui
+                    .map(|list| list.into_iter().map(M::into_text).collect()),
+            })
+            .collect();
+    }
+
+    /// Forgets the half-written JSON of a block that passed a limit; the rest of the block is
+    /// read past until it ends.
+    fn abandon_block(&mut self) {
+        self.abandoned = true;
+        self.json.reset();
+        self.current = Current::default();
+    }
+
     fn end_block(&mut self) {
         self.in_block = false;
+        self.block_bytes = 0;
+        self.abandoned = false;
         self.json.reset();
         self.found_object = false;
         self.current = Current::default();
@@ -891,6 +1037,18 @@ impl ProgressiveParser {
 
     /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
     fn json_text<M: Form>(&mut self, text: &str, out: &mut Out<M>) -> Result<(), Error> {
+        if self.abandoned {
+            return Ok(());
+        }
+        self.block_bytes = self.block_bytes.saturating_add(text.len());
+        if self.block_bytes > self.limits.max_block_bytes {
+            let limit = self.limits.max_block_bytes;
+            self.abandon_block();
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("A2UI block longer than {limit} bytes (the parser's max_block_bytes)"),
+            ));
+        }
         let mut rest = text;
         // The plain characters of a string go in at once (nothing in them ends a value).
         while let Some(c) = self.json.next_char(&mut rest) {
@@ -905,7 +1063,19 @@ impl ProgressiveParser {
                 stack.last().is_some_and(|f| f.anonymous)
                     || (is_component_frame(stack) && !stored_already(surfaces, surface, stack))
             };
-            match self.json.feed(c, wanted) {
+            let step = self.json.feed(c, wanted);
+            // The top-level list is the stack's first frame.
+            if self.json.stack.len() > self.limits.max_depth.saturating_add(1) {
+                let limit = self.limits.max_depth;
+                self.abandon_block();
+                return Err(Error::new(
+                    ErrorKind::Limit,
+                    format!(
+                        "A2UI block nested deeper than {limit} levels (the parser's max_depth)"
+                    ),
+                ));
+            }
+            match step {
                 Step::Nothing => {
                     if c == '"' || c.is_ascii_digit() {
                         self.notice_surface_id();
@@ -2543,6 +2713,127 @@ fn process_component(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A v0.8 parser on a catalog with only `Text` and `Column`, and no message schema.
+    fn small_parser(limits: Limits) -> ProgressiveParser {
+        let catalog = Catalog::new(
+            Version::V08,
+            Value::Null,
+            serde_json::json!({"components": {"Text": {"type": "object"}, "Column": {"type": "object"}}}),
+            Value::Null,
+        );
+        ProgressiveParser::new(&catalog)
+            .expect("the small catalog compiles")
+            .with_limits(limits)
+    }
+
+    /// Feeds `chunks`, returning the prose that came out and the errors.
+    fn feed_all(parser: &mut ProgressiveParser, chunks: &[&str]) -> (String, Vec<Error>) {
+        let (mut prose, mut errors) = (String::new(), Vec::new());
+        for chunk in chunks {
+            match parser.process_chunk(chunk) {
+                Ok(parts) => parts
+                    .iter()
+                    .filter_map(|p| p.text.as_deref())
+                    .for_each(|t| prose.push_str(t)),
+                Err(e) => errors.push(e),
+            }
+        }
+        (prose, errors)
+    }
+
+    #[test]
+    fn nesting_past_the_depth_limit_is_an_error_and_the_text_after_the_block_still_comes() {
+        // 200,000 levels: copying, checking or freeing such a tree would overflow the stack of
+        // this (test) thread.
+        let deep = 200_000;
+        let heads = [
+            "<a2ui-json>",
+            r#"<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"a"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Text":{"text":{"literalString":"#,
+            r#"<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueMap":"#,
+        ];
+        for head in heads {
+            let text = format!(
+                "Before. {head}{}{}}}}}]}}}}]</a2ui-json> After.",
+                "[".repeat(deep),
+                "]".repeat(deep)
+            );
+            let chunks: Vec<&str> = text
+                .as_bytes()
+                .chunks(4096)
+                .map(|c| std::str::from_utf8(c).expect("ASCII"))
+                .collect();
+            let mut parser = small_parser(Limits::default());
+            let (prose, errors) = feed_all(&mut parser, &chunks);
+            assert_eq!(errors.len(), 1, "{head}: {errors:?}");
+            assert_eq!(errors[0].kind(), ErrorKind::Limit);
+            assert!(errors[0].message().contains("deeper than 128 levels"));
+            assert_eq!(prose, "Before.  After.", "{head}");
+        }
+    }
+
+    #[test]
+    fn nesting_up_to_the_depth_limit_is_taken() {
+        let limits = Limits {
+            max_depth: 4,
+            ..Limits::default()
+        };
+        // The message is level 1, `beginRendering` 2, `styles` 3, `x` 4.
+        let fits = r#"<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"a","styles":{"x":{}}}}]</a2ui-json>"#;
+        let (_, errors) = feed_all(&mut small_parser(limits), &[fits]);
+        assert!(
+            errors.iter().all(|e| e.kind() != ErrorKind::Limit),
+            "{errors:?}"
+        );
+        let deeper = fits.replace(r#"{"x":{}}"#, r#"{"x":{"y":[]}}"#);
+        let (_, errors) = feed_all(&mut small_parser(limits), &[&deeper]);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].kind(), ErrorKind::Limit);
+    }
+
+    #[test]
+    fn a_block_longer_than_its_limit_is_read_past_and_later_blocks_still_come() {
+        let limits = Limits {
+            max_block_bytes: 200,
+            ..Limits::default()
+        };
+        let long = format!(
+            r#"One. <a2ui-json>[{{"beginRendering":{{"surfaceId":"s","root":"t"}}}},{{"surfaceUpdate":{{"surfaceId":"s","components":[{{"id":"t","component":{{"Text":{{"text":{{"literalString":"{}"}}}}}}}}]}}}}]</a2ui-json> Two. "#,
+            "x".repeat(500)
+        );
+        let short =
+            r#"<a2ui-json>[{"beginRendering":{"surfaceId":"u","root":"t"}}]</a2ui-json> Three."#;
+        let text = long + short;
+        let chunks: Vec<&str> = text
+            .as_bytes()
+            .chunks(7)
+            .map(|c| std::str::from_utf8(c).expect("ASCII"))
+            .collect();
+        let mut parser = small_parser(limits);
+        let mut errors = Vec::new();
+        let (mut prose, mut began) = (String::new(), Vec::new());
+        for chunk in chunks {
+            match parser.process_chunk(chunk) {
+                Ok(parts) => {
+                    for part in parts {
+                        prose.push_str(part.text.as_deref().unwrap_or(""));
+                        for m in part.a2ui.into_iter().flatten() {
+                            if let Some(sid) = m.pointer("/beginRendering/surfaceId") {
+                                began.push(sid.clone());
+                            }
+                        }
+                    }
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].kind(), ErrorKind::Limit);
+        assert!(errors[0].message().contains("longer than 200 bytes"));
+        assert_eq!(prose, "One.  Two.  Three.");
+        // The first block's beginRendering came before the limit; the second block's after it.
+        assert_eq!(began, [Value::from("s"), Value::from("u")]);
+    }
 
     proptest! {
         #[test]
