@@ -1018,12 +1018,15 @@ impl ProgressiveParser {
             .collect();
     }
 
-    /// Forgets the half-written JSON of a block that passed a limit; the rest of the block is
-    /// read past until it ends.
-    fn abandon_block(&mut self) {
+    /// Forgets the half-written JSON of a block that passed a limit (the rest of the block is
+    /// read past until it ends) and returns the error that says so.
+    #[cold]
+    #[inline(never)]
+    fn abandon_block(&mut self, message: String) -> Error {
         self.abandoned = true;
         self.json.reset();
         self.current = Current::default();
+        Error::new(ErrorKind::Limit, message)
     }
 
     fn end_block(&mut self) {
@@ -1042,12 +1045,10 @@ impl ProgressiveParser {
         }
         self.block_bytes = self.block_bytes.saturating_add(text.len());
         if self.block_bytes > self.limits.max_block_bytes {
-            let limit = self.limits.max_block_bytes;
-            self.abandon_block();
-            return Err(Error::new(
-                ErrorKind::Limit,
-                format!("A2UI block longer than {limit} bytes (the parser's max_block_bytes)"),
-            ));
+            return Err(self.abandon_block(format!(
+                "A2UI block longer than {} bytes (the parser's max_block_bytes)",
+                self.limits.max_block_bytes
+            )));
         }
         let mut rest = text;
         // The plain characters of a string go in at once (nothing in them ends a value).
@@ -1064,16 +1065,14 @@ impl ProgressiveParser {
                     || (is_component_frame(stack) && !stored_already(surfaces, surface, stack))
             };
             let step = self.json.feed(c, wanted);
-            // The top-level list is the stack's first frame.
-            if self.json.stack.len() > self.limits.max_depth.saturating_add(1) {
-                let limit = self.limits.max_depth;
-                self.abandon_block();
-                return Err(Error::new(
-                    ErrorKind::Limit,
-                    format!(
-                        "A2UI block nested deeper than {limit} levels (the parser's max_depth)"
-                    ),
-                ));
+            // Only an opening bracket deepens the stack, whose first frame is the top-level list.
+            if matches!(c, '{' | '[')
+                && self.json.stack.len() > self.limits.max_depth.saturating_add(1)
+            {
+                return Err(self.abandon_block(format!(
+                    "A2UI block nested deeper than {} levels (the parser's max_depth)",
+                    self.limits.max_depth
+                )));
             }
             match step {
                 Step::Nothing => {
