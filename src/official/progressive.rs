@@ -700,6 +700,20 @@ fn compact_json(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// `parts` with every message passed through `f`.
+fn map_messages<A, B>(
+    parts: Vec<ResponsePart<A>>,
+    mut f: impl FnMut(A) -> B,
+) -> Vec<ResponsePart<B>> {
+    parts
+        .into_iter()
+        .map(|part| ResponsePart {
+            text: part.text,
+            a2ui: part.a2ui.map(|list| list.into_iter().map(&mut f).collect()),
+        })
+        .collect()
+}
+
 /// Collects parts the way the reference does: prose always starts a new part; a message joins
 /// the last part (after its prose or its other messages), or starts the first one.
 struct Out<M> {
@@ -936,15 +950,7 @@ impl ProgressiveParser {
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let mut out = Out::new(keep_last);
         if !self.carried.is_empty() {
-            out.parts = std::mem::take(&mut self.carried)
-                .into_iter()
-                .map(|part| ResponsePart {
-                    text: part.text,
-                    a2ui: part
-                        .a2ui
-                        .map(|list| list.into_iter().map(M::from_text).collect()),
-                })
-                .collect();
+            out.parts = map_messages(std::mem::take(&mut self.carried), M::from_text);
         }
         let mut rest: &str = chunk;
         let held = std::mem::take(&mut self.held);
@@ -1006,16 +1012,7 @@ impl ProgressiveParser {
 
     /// Keeps what a chunk completed before it passed a limit for the next call.
     fn carry<M: Form>(&mut self, out: Out<M>) {
-        self.carried = out
-            .parts
-            .into_iter()
-            .map(|part| ResponsePart {
-                text: part.text,
-                a2ui: part
-                    .a2ui
-                    .map(|list| list.into_iter().map(M::into_text).collect()),
-            })
-            .collect();
+        self.carried = map_messages(out.parts, M::into_text);
     }
 
     /// Forgets the half-written JSON of a block that passed a limit (the rest of the block is
@@ -2769,6 +2766,49 @@ mod tests {
             assert!(errors[0].message().contains("deeper than 128 levels"));
             assert_eq!(prose, "Before.  After.", "{head}");
         }
+    }
+
+    #[test]
+    fn what_a_chunk_completed_before_a_limit_comes_out_of_the_next_call_in_either_form() {
+        let limits = Limits {
+            max_depth: 8,
+            ..Limits::default()
+        };
+        let first = format!(
+            r#"One. <a2ui-json>[{{"beginRendering":{{"surfaceId":"u","root":"t"}}}}]</a2ui-json> Two. <a2ui-json>[{}"#,
+            "[".repeat(20)
+        );
+        let second = format!("{}]</a2ui-json> Three.", "]".repeat(20));
+        let began = r#"{"beginRendering":{"root":"t","surfaceId":"u"}}"#;
+        let want = vec![
+            ResponsePart {
+                text: Some("One. ".to_owned()),
+                a2ui: Some(vec![began.to_owned()]),
+            },
+            ResponsePart {
+                text: Some(" Two. ".to_owned()),
+                a2ui: None,
+            },
+            ResponsePart {
+                text: Some(" Three.".to_owned()),
+                a2ui: None,
+            },
+        ];
+        let mut trees = small_parser(limits);
+        let err = trees
+            .process_chunk(&first)
+            .expect_err("past the depth limit");
+        assert_eq!(err.kind(), ErrorKind::Limit);
+        let parts = trees
+            .process_chunk(&second)
+            .expect("the next block is fine");
+        assert_eq!(map_messages(parts, |m| m.to_string()), want);
+        let mut texts = small_parser(limits);
+        let err = texts
+            .process_chunk_json(&first)
+            .expect_err("past the depth limit");
+        assert_eq!(err.kind(), ErrorKind::Limit);
+        assert_eq!(texts.process_chunk_json(&second).expect("fine"), want);
     }
 
     #[test]
