@@ -2723,19 +2723,37 @@ mod tests {
             .with_limits(limits)
     }
 
-    /// Feeds `chunks`, returning the prose that came out and the errors.
-    fn feed_all(parser: &mut ProgressiveParser, chunks: &[&str]) -> (String, Vec<Error>) {
-        let (mut prose, mut errors) = (String::new(), Vec::new());
+    /// What feeding some chunks gave: the prose, the messages and the errors, each in order.
+    #[derive(Default)]
+    struct Fed {
+        prose: String,
+        messages: Vec<Value>,
+        errors: Vec<Error>,
+    }
+
+    /// Feeds `chunks` one after the other, going on after errors.
+    fn feed_all(parser: &mut ProgressiveParser, chunks: &[&str]) -> Fed {
+        let mut fed = Fed::default();
         for chunk in chunks {
             match parser.process_chunk(chunk) {
-                Ok(parts) => parts
-                    .iter()
-                    .filter_map(|p| p.text.as_deref())
-                    .for_each(|t| prose.push_str(t)),
-                Err(e) => errors.push(e),
+                Ok(parts) => {
+                    for part in parts {
+                        fed.prose.push_str(part.text.as_deref().unwrap_or(""));
+                        fed.messages.extend(part.a2ui.into_iter().flatten());
+                    }
+                }
+                Err(e) => fed.errors.push(e),
             }
         }
-        (prose, errors)
+        fed
+    }
+
+    /// ASCII `text` in chunks of `size` bytes.
+    fn ascii_chunks(text: &str, size: usize) -> Vec<&str> {
+        text.as_bytes()
+            .chunks(size)
+            .map(|c| std::str::from_utf8(c).expect("ASCII"))
+            .collect()
     }
 
     #[test]
@@ -2754,13 +2772,8 @@ mod tests {
                 "[".repeat(deep),
                 "]".repeat(deep)
             );
-            let chunks: Vec<&str> = text
-                .as_bytes()
-                .chunks(4096)
-                .map(|c| std::str::from_utf8(c).expect("ASCII"))
-                .collect();
             let mut parser = small_parser(Limits::default());
-            let (prose, errors) = feed_all(&mut parser, &chunks);
+            let Fed { prose, errors, .. } = feed_all(&mut parser, &ascii_chunks(&text, 4096));
             assert_eq!(errors.len(), 1, "{head}: {errors:?}");
             assert_eq!(errors[0].kind(), ErrorKind::Limit);
             assert!(errors[0].message().contains("deeper than 128 levels"));
@@ -2819,13 +2832,13 @@ mod tests {
         };
         // The message is level 1, `beginRendering` 2, `styles` 3, `x` 4.
         let fits = r#"<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"a","styles":{"x":{}}}}]</a2ui-json>"#;
-        let (_, errors) = feed_all(&mut small_parser(limits), &[fits]);
+        let errors = feed_all(&mut small_parser(limits), &[fits]).errors;
         assert!(
             errors.iter().all(|e| e.kind() != ErrorKind::Limit),
             "{errors:?}"
         );
         let deeper = fits.replace(r#"{"x":{}}"#, r#"{"x":{"y":[]}}"#);
-        let (_, errors) = feed_all(&mut small_parser(limits), &[&deeper]);
+        let errors = feed_all(&mut small_parser(limits), &[&deeper]).errors;
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].kind(), ErrorKind::Limit);
     }
@@ -2843,35 +2856,21 @@ mod tests {
         let short =
             r#"<a2ui-json>[{"beginRendering":{"surfaceId":"u","root":"t"}}]</a2ui-json> Three."#;
         let text = long + short;
-        let chunks: Vec<&str> = text
-            .as_bytes()
-            .chunks(7)
-            .map(|c| std::str::from_utf8(c).expect("ASCII"))
+        let Fed {
+            prose,
+            messages,
+            errors,
+        } = feed_all(&mut small_parser(limits), &ascii_chunks(&text, 7));
+        let began: Vec<&Value> = messages
+            .iter()
+            .filter_map(|m| m.pointer("/beginRendering/surfaceId"))
             .collect();
-        let mut parser = small_parser(limits);
-        let mut errors = Vec::new();
-        let (mut prose, mut began) = (String::new(), Vec::new());
-        for chunk in chunks {
-            match parser.process_chunk(chunk) {
-                Ok(parts) => {
-                    for part in parts {
-                        prose.push_str(part.text.as_deref().unwrap_or(""));
-                        for m in part.a2ui.into_iter().flatten() {
-                            if let Some(sid) = m.pointer("/beginRendering/surfaceId") {
-                                began.push(sid.clone());
-                            }
-                        }
-                    }
-                }
-                Err(e) => errors.push(e),
-            }
-        }
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].kind(), ErrorKind::Limit);
         assert!(errors[0].message().contains("longer than 200 bytes"));
         assert_eq!(prose, "One.  Two.  Three.");
         // The first block's beginRendering came before the limit; the second block's after it.
-        assert_eq!(began, [Value::from("s"), Value::from("u")]);
+        assert_eq!(began, [&Value::from("s"), &Value::from("u")]);
     }
 
     proptest! {
