@@ -121,7 +121,10 @@ pub enum Emission {
     ChangedOnly,
 }
 
-/// What went wrong while parsing a response.
+/// What went wrong while parsing a response: the rule (its [`kind`](Error::kind) and the
+/// reference implementation's [`message`](Error::message)) and where
+/// ([`offset`](Error::offset)). The parser goes on after it; see
+/// [`ProgressiveParser::process_chunk`].
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -129,12 +132,14 @@ pub enum Emission {
 /// let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
 /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Json);
-/// assert!(err.to_string().starts_with("Failed to parse JSON"));
+/// assert!(err.message().starts_with("Failed to parse JSON"));
+/// assert!(err.to_string().starts_with("at byte 15: Failed to parse JSON"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
+    offset: u64,
 }
 
 /// The kind of an [`Error`].
@@ -187,7 +192,14 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            offset: 0,
         }
+    }
+
+    /// The error, found at byte `offset` of the response.
+    fn at(mut self, offset: u64) -> Error {
+        self.offset = offset;
+        self
     }
 
     /// The kind of problem.
@@ -215,11 +227,35 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// Where in the response the problem was found: the number of bytes of the response (all
+    /// chunks fed so far, counted from the first) before the point where the parser saw it. That
+    /// is the end of the message or block that broke a rule when it broke it there, and the end
+    /// of the chunk when the problem showed in what the chunk left half-written (a component
+    /// that refers to itself, say). Catalog errors from a constructor are at 0.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// parser.process_chunk("Hello <a2ui-json>oops")?;
+    /// let err = parser.process_chunk("</a2ui-json>").unwrap_err();
+    /// assert_eq!(err.offset(), 21); // the block ends where `</a2ui-json>` starts
+    /// assert_eq!(err.to_string(), "at byte 21: Failed to parse JSON: No valid JSON object found in A2UI block.");
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        if self.kind == ErrorKind::Schema {
+            return f.write_str(&self.message);
+        }
+        write!(f, "at byte {}: {}", self.offset, self.message)
     }
 }
 
@@ -511,6 +547,11 @@ struct Current {
     surface: Option<String>,
     /// Components of this message that arrived before its `surfaceId`.
     unassigned: Vec<Cached>,
+    /// Ids of components this message wrote that were set aside for breaking a topology rule:
+    /// the rest of the message does not bring them back.
+    rejected: Vec<String>,
+    /// An error was found in this message before it ended.
+    failed: bool,
 }
 
 /// The streaming parser; see the [module documentation](self).
@@ -527,8 +568,10 @@ pub struct ProgressiveParser {
     /// What a chunk completed before it passed a limit, handed out by the next call (messages
     /// as JSON text).
     carried: Vec<ResponsePart<String>>,
-    /// Text held back because it may be the start of a tag.
+    /// Text held back: a possible start of a tag, or what followed an error in its chunk.
     held: String,
+    /// Bytes of the response fed so far (the offset of the next chunk's first byte).
+    fed: u64,
     json: PartialJson,
     found_object: bool,
     current: Current,
@@ -851,6 +894,7 @@ impl ProgressiveParser {
             abandoned: false,
             carried: Vec::new(),
             held: String::new(),
+            fed: 0,
             json: PartialJson::default(),
             found_object: false,
             current: Current::default(),
@@ -904,10 +948,7 @@ impl ProgressiveParser {
         self.mode
     }
 
-    /// Takes the next chunk of the response and returns what it completed. After an error the
-    /// parser should be dropped, except after an [`ErrorKind::Limit`] error: then the block that
-    /// passed the limit is read past, and what the chunk completed before the limit and what
-    /// follows the block come out of the next call: nothing else is lost.
+    /// Takes the next chunk of the response and returns what it completed.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -916,6 +957,38 @@ impl ProgressiveParser {
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// assert_eq!(parser.process_chunk("Hi <a2u")?[0].text.as_deref(), Some("Hi "));
     /// assert!(parser.process_chunk("i-json>")?.is_empty());
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    ///
+    /// An error names the rule that was broken and the byte where it was found ([`Error`]),
+    /// and costs only what broke the rule. The parser goes on: what the chunk completed before
+    /// the error, and then the rest of the chunk, come out of the next call (an empty chunk will
+    /// do).
+    /// * A message the catalog rejects is left out.
+    /// * A component that refers to itself, closes a cycle or ends a chain deeper than the
+    ///   reference allows is set aside: the components that show it show its placeholder again,
+    ///   and the rest of its message does not bring it back (a later message may).
+    /// * A component update without its surface's root is reported; its components wait for it.
+    /// * A block with no JSON object, or past one of the [`Limits`], is read past to its end.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
+    /// #     "Text": {"type": "object"},
+    /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// parser.process_chunk(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}}, "#)?;
+    /// let bad = r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "r"}}}]}}"#;
+    /// let err = parser.process_chunk(bad).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Topology);
+    /// assert!(err.message().starts_with("Self-reference detected: Component 'r'"));
+    /// assert_eq!(err.offset(), 65 + bad.len() as u64); // where that message ends
+    /// // The next message still arrives, and so does the prose after the block.
+    /// let parts = parser.process_chunk(r#", {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}}]}}]</a2ui-json> Bye."#)?;
+    /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["surfaceUpdate"]["components"];
+    /// assert_eq!(shown[0]["component"]["Card"]["child"], "loading_t");
+    /// assert_eq!(parts[1].text.as_deref(), Some(" Bye."));
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
@@ -952,35 +1025,37 @@ impl ProgressiveParser {
         if !self.carried.is_empty() {
             out.parts = map_messages(std::mem::take(&mut self.carried), M::from_text);
         }
-        let mut rest: &str = chunk;
         let held = std::mem::take(&mut self.held);
+        // Where `buffer` starts in the response.
+        let start = self.fed.saturating_sub(held.len() as u64);
+        self.fed = self.fed.saturating_add(chunk.len() as u64);
         let joined;
-        if !held.is_empty() {
+        let buffer: &str = if held.is_empty() {
+            chunk
+        } else {
             joined = held + chunk;
-            rest = &joined;
-        }
+            &joined
+        };
+        let mut rest = buffer;
         loop {
+            let at = start + (buffer.len() - rest.len()) as u64;
             let tag = if self.in_block { CLOSE_TAG } else { OPEN_TAG };
             let found = find_tag(rest, tag)
                 .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
             if let Some((before, after)) = found {
                 if self.in_block {
-                    if let Err(e) = self.json_text(before, &mut out) {
-                        if e.kind == ErrorKind::Limit {
-                            // The block is over: what follows it comes with the next chunk.
-                            self.end_block();
-                            self.held = after.to_owned();
-                            self.carry(out);
-                        }
-                        return Err(e);
+                    if let Err((e, used)) = self.json_text(before, at, &mut out) {
+                        return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
                     }
-                    if !self.found_object && !self.json.closed_object && !self.abandoned {
-                        return Err(Error::new(
+                    let empty = !self.found_object && !self.json.closed_object && !self.abandoned;
+                    self.end_block();
+                    if empty {
+                        let e = Error::new(
                             ErrorKind::Json,
                             "Failed to parse JSON: No valid JSON object found in A2UI block.",
-                        ));
+                        );
+                        return Err(self.stop(e.at(at + before.len() as u64), after, out));
                     }
-                    self.end_block();
                 } else {
                     out.text(before);
                     self.in_block = true;
@@ -994,12 +1069,8 @@ impl ProgressiveParser {
                 .split_at_checked(rest.len().saturating_sub(keep))
                 .unwrap_or((rest, ""));
             if self.in_block {
-                if let Err(e) = self.json_text(now, &mut out) {
-                    if e.kind == ErrorKind::Limit {
-                        self.held = later.to_owned();
-                        self.carry(out);
-                    }
-                    return Err(e);
+                if let Err((e, used)) = self.json_text(now, at, &mut out) {
+                    return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
                 }
             } else {
                 out.text(now);
@@ -1010,7 +1081,17 @@ impl ProgressiveParser {
         Ok(out.parts)
     }
 
-    /// Keeps what a chunk completed before it passed a limit for the next call.
+    /// Ends a call at an error: what the chunk completed before it is handed out by the next
+    /// call, which also takes `unread` (the text after the error) before its own chunk.
+    #[cold]
+    #[inline(never)]
+    fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
+        self.held = unread.to_owned();
+        self.carry(out);
+        error
+    }
+
+    /// Keeps what a chunk completed before an error for the next call.
     fn carry<M: Form>(&mut self, out: Out<M>) {
         self.carried = map_messages(out.parts, M::into_text);
     }
@@ -1035,19 +1116,33 @@ impl ProgressiveParser {
         self.current = Current::default();
     }
 
-    /// Runs a piece of block text through the JSON builder, then looks at what is half-written.
-    fn json_text<M: Form>(&mut self, text: &str, out: &mut Out<M>) -> Result<(), Error> {
+    /// Runs a piece of block text, which starts at byte `at` of the response, through the JSON
+    /// builder, then looks at what is half-written. An error comes with the number of bytes of
+    /// `text` taken before it was found (the rest is for the next call).
+    fn json_text<M: Form>(
+        &mut self,
+        text: &str,
+        at: u64,
+        out: &mut Out<M>,
+    ) -> Result<(), (Error, usize)> {
         if self.abandoned {
             return Ok(());
         }
-        self.block_bytes = self.block_bytes.saturating_add(text.len());
-        if self.block_bytes > self.limits.max_block_bytes {
-            return Err(self.abandon_block(format!(
+        if self.block_bytes.saturating_add(text.len()) > self.limits.max_block_bytes {
+            let e = self.abandon_block(format!(
                 "A2UI block longer than {} bytes (the parser's max_block_bytes)",
                 self.limits.max_block_bytes
-            )));
+            ));
+            let past = self.limits.max_block_bytes.saturating_sub(self.block_bytes);
+            return Err((e.at(at + past as u64 + 1), 0));
         }
+        self.block_bytes += text.len();
         let mut rest = text;
+        // Where an error was found, and how much of `text` was taken by then.
+        let found = |rest: &str, e: Error| {
+            let used = text.len() - rest.len();
+            (e.at(at + used as u64), used)
+        };
         // The plain characters of a string go in at once (nothing in them ends a value).
         while let Some(c) = self.json.next_char(&mut rest) {
             if !self.json.in_list() {
@@ -1066,10 +1161,11 @@ impl ProgressiveParser {
             if matches!(c, '{' | '[')
                 && self.json.stack.len() > self.limits.max_depth.saturating_add(1)
             {
-                return Err(self.abandon_block(format!(
+                let e = self.abandon_block(format!(
                     "A2UI block nested deeper than {} levels (the parser's max_depth)",
                     self.limits.max_depth
-                )));
+                ));
+                return Err(found(rest, e));
             }
             match step {
                 Step::Nothing => {
@@ -1084,13 +1180,18 @@ impl ProgressiveParser {
                 } => {
                     self.found_object |= value.is_object();
                     if depth == 1 {
-                        self.complete_message(value, out)?;
-                        self.current = Current::default();
+                        let done = self.complete_message(value, out);
+                        // A message gives one error at most: the first fault found in it.
+                        let failed = std::mem::take(&mut self.current).failed;
+                        if !failed {
+                            done.map_err(|e| found(rest, e))?;
+                        }
                     } else if value.get("id").is_none()
                         && find_kind(&value, self.version == Version::V08).is_some()
                     {
                         // A message written where it does not belong is still taken.
-                        self.complete_message(value, out)?;
+                        self.complete_message(value, out)
+                            .map_err(|e| found(rest, e))?;
                     } else {
                         self.take_component(value, Vec::new());
                     }
@@ -1100,7 +1201,7 @@ impl ProgressiveParser {
         if self.json.in_list() && self.json.dirty {
             self.json.dirty = false;
             self.sniff_component();
-            self.sniff_data_model(out)?;
+            self.sniff_data_model(out);
         }
         if self.queued.is_empty() {
             return Ok(());
@@ -1108,9 +1209,16 @@ impl ProgressiveParser {
         let mut queued = std::mem::take(&mut self.queued);
         queued.sort();
         queued.dedup();
-        for sid in queued {
-            if self.surfaces.get(&sid).is_some_and(|s| s.queued) {
-                self.flush_surface(&sid, false, out)?;
+        for (i, sid) in queued.iter().enumerate() {
+            if !self.surfaces.get(sid).is_some_and(|s| s.queued) {
+                continue;
+            }
+            if let Err(e) = self.flush_surface(sid, false, out) {
+                // The surfaces not flushed yet are flushed by the next call.
+                self.queued.extend(queued.drain(i + 1..));
+                // The fault is in the message being written, if any.
+                self.current.failed = self.json.stack.len() > 1;
+                return Err(found("", e));
             }
         }
         Ok(())
@@ -1165,6 +1273,9 @@ impl ProgressiveParser {
         else {
             return;
         };
+        if self.current.rejected.contains(&id) {
+            return;
+        }
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
             self.surfaces.insert(sid.to_owned(), Surface::with_room());
@@ -1360,7 +1471,7 @@ impl ProgressiveParser {
     }
 
     /// Passes on what changed in a data-model update being written.
-    fn sniff_data_model<M: Form>(&mut self, out: &mut Out<M>) -> Result<(), Error> {
+    fn sniff_data_model<M: Form>(&mut self, out: &mut Out<M>) {
         let (kind, data, entries) = match self.version {
             Version::V08 => ("dataModelUpdate", "contents", true),
             Version::V09 => ("updateDataModel", "value", false),
@@ -1371,7 +1482,7 @@ impl ProgressiveParser {
                 if key.as_deref() == Some(kind) || map.contains_key(kind)
         );
         if !is_dm {
-            return Ok(());
+            return;
         }
         let mut walk = Walk {
             emitted: &mut self.emitted_data,
@@ -1382,7 +1493,7 @@ impl ProgressiveParser {
         walk.message(&mut self.json, kind, data, entries);
         let changes = walk.changes;
         if changes.is_empty() {
-            return Ok(());
+            return;
         }
         // The payload as it stands, for its surface and path.
         let payload = match self.json.stack.get(2) {
@@ -1431,7 +1542,7 @@ impl ProgressiveParser {
                     if let Some(update) = update {
                         out.message(update);
                     }
-                    return Ok(());
+                    return;
                 }
                 let payload = if matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
                 {
@@ -1442,7 +1553,7 @@ impl ProgressiveParser {
                 let Some(Value::Array(list)) =
                     payload.and_then(|mut p| p.get_mut(data).map(Value::take))
                 else {
-                    return Ok(());
+                    return;
                 };
                 messages.push(wrap_entries(&sid, path, latest_entries(list)));
             }
@@ -1544,7 +1655,6 @@ impl ProgressiveParser {
         for msg in messages {
             self.emit_loose(msg, out);
         }
-        Ok(())
     }
 
     /// Emits a message built while streaming; one the catalog rejects is left out.
@@ -1579,10 +1689,20 @@ impl ProgressiveParser {
 
     fn complete_message<M: Form>(&mut self, mut msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         self.found_object = true;
-        self.validator
-            .validate_with(&msg, false)
-            .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
         let v08 = self.version == Version::V08;
+        if let Err(e) = self.validator.validate_with(&msg, false) {
+            // Its surface may hold the components that broke the rule (taken while it was
+            // written): they must not break it again.
+            let sid = find_kind(&msg, v08)
+                .and_then(|(_, payload)| payload.get("surfaceId"))
+                .and_then(Value::as_str)
+                .or(self.current.surface.as_deref())
+                .map(str::to_owned);
+            if let Some(sid) = sid {
+                self.heal(&sid);
+            }
+            return Err(Error::new(classify(&e.to_string()), e.to_string()));
+        }
         let (kind, payload) = match find_kind(&msg, v08) {
             Some(found) => found,
             None => return self.emit_strict(msg, out),
@@ -1717,6 +1837,41 @@ impl ProgressiveParser {
         new
     }
 
+    /// After an error: sets aside every component of `sid` that refers to itself, closes a cycle
+    /// or ends a chain too deep (see [`Surface::set_aside`]), so that the same fault is not found
+    /// again, and queues the surface to be shown again without them. The message being written
+    /// does not bring them back.
+    #[cold]
+    #[inline(never)]
+    fn heal(&mut self, sid: &str) {
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return;
+        };
+        // Each round takes out one component (or one stale record of a self-reference).
+        for _ in 0..=surface.comps.len() {
+            let bad = match surface.self_refs.first_key_value() {
+                Some((&seq, (id, _))) => {
+                    let id = id.clone();
+                    surface.self_refs.remove(&seq);
+                    id
+                }
+                None => match surface
+                    .root
+                    .as_deref()
+                    .map(|root| full_reach(surface, root))
+                {
+                    Some(Err((_, id))) if surface.comps.contains_key(&id) => id,
+                    _ => break,
+                },
+            };
+            surface.set_aside(&bad);
+            self.current.rejected.push(bad);
+        }
+        if surface.queued {
+            self.queued.push(sid.to_owned());
+        }
+    }
+
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
@@ -1752,10 +1907,12 @@ impl ProgressiveParser {
             ));
         }
         if let Some((id, field)) = surface.self_refs.values().next() {
-            return Err(Error::new(
+            let e = Error::new(
                 ErrorKind::Topology,
                 format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
-            ));
+            );
+            self.heal(sid);
+            return Err(e);
         }
         let mut touched = std::mem::take(&mut surface.touched);
         touched.sort_unstable();
@@ -1765,7 +1922,13 @@ impl ProgressiveParser {
             || (surface.reach.is_empty() && surface.comps.contains_key(&root))
             || surface.grow(&touched, &mut candidates).is_err();
         if full {
-            surface.reach = full_reach(surface, &root)?;
+            surface.reach = match full_reach(surface, &root) {
+                Ok(reach) => reach,
+                Err((e, _)) => {
+                    self.heal(sid);
+                    return Err(e);
+                }
+            };
             surface.reach_stale = false;
             candidates.clear();
             for id in surface.reach.keys() {
@@ -1902,6 +2065,31 @@ impl Surface {
             placeholder_ok: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             yielded_placeholders: QuickSet::with_capacity_and_hasher(ROOM, QuickState::default()),
             ..Surface::default()
+        }
+    }
+
+    /// Takes out component `id`, which broke a topology rule (it refers to itself, closes a
+    /// cycle, or ends a chain too deep): the components that refer to it show its placeholder
+    /// again, and the reachable set is worked out again at the next flush.
+    #[cold]
+    fn set_aside(&mut self, id: &str) {
+        self.queued = true;
+        self.reach_stale = true;
+        let Some(comp) = self.comps.remove(id) else {
+            return;
+        };
+        self.self_refs.remove(&comp.seq);
+        self.invalid.remove(id);
+        for child in &comp.missing {
+            if let Some(users) = self.mentioned_by.get_mut(child) {
+                users.remove(id);
+            }
+        }
+        for (other, c) in self.comps.iter_mut() {
+            if c.refs.iter().any(|r| r == id) {
+                c.stale = true;
+                self.touched.push(other.clone());
+            }
         }
     }
 
@@ -2493,7 +2681,7 @@ fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
 /// an error, worded as the reference words it.
-fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, Error> {
+fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, (Error, String)> {
     let mut reach = BTreeMap::new();
     if !surface.comps.contains_key(root) {
         return Ok(reach);
@@ -2512,21 +2700,23 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
                 let child_depth = *depth + 1;
                 if !reach.contains_key(child.as_str()) {
                     if child_depth > MAX_GLOBAL_DEPTH {
-                        return Err(Error::new(
+                        let e = Error::new(
                             ErrorKind::Topology,
                             format!(
                                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
                             ),
-                        ));
+                        );
+                        return Err((e, child.clone()));
                     }
                     reach.insert(child.clone(), child_depth);
                     on_path.insert(child);
                     stack.push((child, child_depth, 0));
                 } else if on_path.contains(child.as_str()) {
-                    return Err(Error::new(
+                    let e = Error::new(
                         ErrorKind::Topology,
                         format!("Circular reference detected involving component '{child}'"),
-                    ));
+                    );
+                    return Err((e, child.clone()));
                 }
             }
             None => {

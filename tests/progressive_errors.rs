@@ -1,0 +1,364 @@
+//! The progressive parser after an error: every error names its rule and the byte where it was
+//! found, the parser goes on, and only what broke the rule is lost. Later messages of the same
+//! block, later blocks and the prose between them still arrive, and so does what the chunk that
+//! failed had completed before the error.
+//!
+//! Each case runs on the whole response as one chunk and on random cuts of it: the errors (their
+//! rules, in order, each found inside the message or block that broke it), the prose and the
+//! screen at the end are the same for every cut.
+#![cfg(feature = "official")]
+
+use std::collections::BTreeMap;
+
+use a2ui_stream::official::catalog::{Catalog, Version};
+use a2ui_stream::official::progressive::{Emission, Error, ErrorKind, ProgressiveParser};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// A v0.8 catalog: a `Text` whose `text` must be a string, a `Card` with one child, a `Column`
+/// with a list of children, and the `Row` that placeholders are.
+fn catalog() -> Catalog {
+    Catalog::new(
+        Version::V08,
+        Value::Null,
+        json!({"components": {
+            "Text": {"type": "object", "properties": {"text": {"type": "string"}}},
+            "Row": {"type": "object"},
+            "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
+            "Column": {"type": "object", "properties": {"children": {"type": "object", "properties": {
+                "explicitList": {"type": "array", "items": {"type": "string", "title": "ComponentId"}}}}}}
+        }}),
+        Value::Null,
+    )
+}
+
+/// What a run of the parser gave: every error, the prose, and the components each surface
+/// showed last (official mode sends every reachable component at each step).
+#[derive(Debug, PartialEq)]
+struct Run {
+    errors: Vec<Error>,
+    prose: String,
+    screen: BTreeMap<String, Value>,
+}
+
+/// Feeds `chunks` in `mode`, going on after every error, then calls with an empty chunk until
+/// nothing is left over.
+fn run(chunks: &[&str], mode: Emission) -> Run {
+    let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
+    let mut out = Run {
+        errors: Vec::new(),
+        prose: String::new(),
+        screen: BTreeMap::new(),
+    };
+    let ends = std::iter::repeat_n("", 8);
+    for chunk in chunks.iter().copied().chain(ends) {
+        match parser.process_chunk(chunk) {
+            Ok(parts) => {
+                for part in parts {
+                    out.prose.push_str(part.text.as_deref().unwrap_or_default());
+                    for msg in part.a2ui.into_iter().flatten() {
+                        show(&mut out.screen, msg, mode);
+                    }
+                }
+            }
+            Err(e) => out.errors.push(e),
+        }
+    }
+    out
+}
+
+/// Applies a message to the screen: official mode replaces a surface's components with each
+/// update, changed-only mode merges them by id.
+fn show(screen: &mut BTreeMap<String, Value>, msg: Value, mode: Emission) {
+    let Some(update) = msg.get("surfaceUpdate") else {
+        return;
+    };
+    let sid = update["surfaceId"].as_str().unwrap_or_default().to_owned();
+    let shown = screen.entry(sid).or_insert_with(|| json!({}));
+    if mode == Emission::Official {
+        *shown = json!({});
+    }
+    for comp in update["components"].as_array().into_iter().flatten() {
+        shown[comp["id"].as_str().unwrap_or_default()] = comp["component"].clone();
+    }
+}
+
+/// Cuts `text` at the given fractions of its length (moved to character boundaries).
+fn cut<'a>(text: &'a str, cuts: &[f64]) -> Vec<&'a str> {
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|f| {
+            let mut i = (f * text.len() as f64) as usize;
+            while !text.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        })
+        .collect();
+    at.push(0);
+    at.push(text.len());
+    at.sort_unstable();
+    at.dedup();
+    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+/// The byte range of the first `needle` in `text`.
+fn span(text: &str, needle: &str) -> std::ops::Range<u64> {
+    let start = text.find(needle).expect("the needle is in the text");
+    start as u64..(start + needle.len()) as u64
+}
+
+const BEGIN: &str = r#"{"beginRendering": {"surfaceId": "s", "root": "col"}}"#;
+
+fn column(children: &str) -> String {
+    format!(
+        r#"{{"id": "col", "component": {{"Column": {{"children": {{"explicitList": [{children}]}}}}}}}}"#
+    )
+}
+
+fn text(id: &str, words: &str) -> String {
+    format!(r#"{{"id": "{id}", "component": {{"Text": {{"text": "{words}"}}}}}}"#)
+}
+
+fn card(id: &str, child: &str) -> String {
+    format!(r#"{{"id": "{id}", "component": {{"Card": {{"child": "{child}"}}}}}}"#)
+}
+
+fn update(components: &[String]) -> String {
+    format!(
+        r#"{{"surfaceUpdate": {{"surfaceId": "s", "components": [{}]}}}}"#,
+        components.join(", ")
+    )
+}
+
+/// One faulty response: its text, the rule of each error it must give (kind and the start of
+/// the message), the part of the text each error must be found in, and what the screen of
+/// surface `s` must show at the end.
+struct Case {
+    name: &'static str,
+    text: String,
+    errors: Vec<(ErrorKind, &'static str, std::ops::Range<u64>)>,
+    shows: Value,
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+
+    // A component that refers to itself, then more components in the same message.
+    let bad = update(&[
+        column(r#""a", "b""#),
+        card("a", "a"),
+        text("b", "after the fault"),
+    ]);
+    let body = format!("Look: <a2ui-json>[{BEGIN}, {bad}]</a2ui-json> Done.");
+    cases.push(Case {
+        name: "self-reference",
+        errors: vec![(
+            ErrorKind::Topology,
+            "Self-reference detected: Component 'a'",
+            span(&body, &card("a", "a")).start..span(&body, &bad).end + 1,
+        )],
+        shows: json!({
+            "col": {"Column": {"children": {"explicitList": ["loading_a", "b"]}}},
+            "loading_a": {"Row": {"children": {"explicitList": []}}},
+            "b": {"Text": {"text": "after the fault"}},
+        }),
+        text: body,
+    });
+
+    // Two components that show each other: the cycle is broken where it closes, and the next
+    // message's component still arrives.
+    let bad = update(&[column(r#""a""#), card("a", "b"), card("b", "a")]);
+    let good = update(&[column(r#""b", "c""#), text("c", "next message")]);
+    let body = format!("<a2ui-json>[{BEGIN}, {bad}, {good}]</a2ui-json>");
+    cases.push(Case {
+        name: "cycle",
+        errors: vec![(
+            ErrorKind::Topology,
+            "Circular reference detected",
+            span(&body, &card("b", "a")).start..span(&body, &bad).end + 1,
+        )],
+        shows: json!({
+            "col": {"Column": {"children": {"explicitList": ["b", "c"]}}},
+            "b": {"Card": {"child": "loading_a"}},
+            "loading_a": {"Row": {"children": {"explicitList": []}}},
+            "c": {"Text": {"text": "next message"}},
+        }),
+        text: body,
+    });
+
+    // A block that holds no JSON object, then prose and a good block.
+    let good = format!(
+        "[{BEGIN}, {}]",
+        update(&[column(r#""t""#), text("t", "hi")])
+    );
+    let body =
+        format!("One <a2ui-json>not json</a2ui-json> two <a2ui-json>{good}</a2ui-json> three");
+    let block = span(&body, "not json");
+    cases.push(Case {
+        name: "no JSON object",
+        errors: vec![(
+            ErrorKind::Json,
+            "Failed to parse JSON: No valid JSON object",
+            block.end..block.end + 1,
+        )],
+        shows: json!({
+            "col": {"Column": {"children": {"explicitList": ["t"]}}},
+            "t": {"Text": {"text": "hi"}},
+        }),
+        text: body,
+    });
+
+    // A component update without the root, then one with it.
+    let rootless = update(&[text("x", "no root yet")]);
+    let rooted = update(&[column(r#""x""#)]);
+    let body = format!("<a2ui-json>[{BEGIN}, {rootless}, {rooted}]</a2ui-json>");
+    let at = span(&body, &rootless).end;
+    cases.push(Case {
+        name: "missing root",
+        errors: vec![(
+            ErrorKind::Topology,
+            "No root component (id='col') found in surfaceUpdate",
+            at..at + 1,
+        )],
+        shows: json!({
+            "col": {"Column": {"children": {"explicitList": ["x"]}}},
+            "x": {"Text": {"text": "no root yet"}},
+        }),
+        text: body,
+    });
+
+    // A message the catalog rejects (two components with one id); the next one mends it.
+    let bad = update(&[column(r#""t""#), text("t", "first"), text("t", "second")]);
+    let good = update(&[text("t", "mended")]);
+    let body = format!("<a2ui-json>[{BEGIN}, {bad}, {good}]</a2ui-json>");
+    let at = span(&body, &bad).end;
+    cases.push(Case {
+        name: "rejected message",
+        errors: vec![(
+            ErrorKind::Validation,
+            "Duplicate component ID: t",
+            at..at + 1,
+        )],
+        shows: json!({
+            "col": {"Column": {"children": {"explicitList": ["t"]}}},
+            "t": {"Text": {"text": "mended"}},
+        }),
+        text: body,
+    });
+    cases
+}
+
+/// Checks one run of `case` in `mode` against what the case expects. A changed-only renderer
+/// also keeps what it was sent while the faulty message was being written (placeholders, say),
+/// so there every component the case expects must be shown as expected.
+fn check(case: &Case, got: &Run, mode: Emission, how: &str) {
+    let rules: Vec<_> = got.errors.iter().map(|e| (e.kind(), e.message())).collect();
+    assert_eq!(
+        got.errors.len(),
+        case.errors.len(),
+        "{} ({how}): errors {rules:?}",
+        case.name
+    );
+    for (e, (kind, start, within)) in got.errors.iter().zip(&case.errors) {
+        assert_eq!(e.kind(), *kind, "{} ({how}): {e}", case.name);
+        assert!(e.message().starts_with(start), "{} ({how}): {e}", case.name);
+        assert!(
+            within.contains(&e.offset()),
+            "{} ({how}): {e} not found in bytes {within:?}",
+            case.name
+        );
+        assert!(e
+            .to_string()
+            .starts_with(&format!("at byte {}: ", e.offset())));
+    }
+    let screen = got.screen.get("s").cloned().unwrap_or_default();
+    match mode {
+        Emission::Official => assert_eq!(screen, case.shows, "{} ({how}): the screen", case.name),
+        Emission::ChangedOnly => {
+            for (id, shown) in case.shows.as_object().into_iter().flatten() {
+                assert_eq!(
+                    &screen[id], shown,
+                    "{} ({how}): {id} in {screen}",
+                    case.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn each_fault_costs_only_what_broke_the_rule() {
+    for case in cases() {
+        for mode in [Emission::Official, Emission::ChangedOnly] {
+            let whole = run(&[&case.text], mode);
+            check(&case, &whole, mode, &format!("{mode:?}, one chunk"));
+            let bytes: Vec<&str> = cut(&case.text, &[])
+                .into_iter()
+                .flat_map(|t| t.split_inclusive(|_| true))
+                .collect();
+            let by_byte = run(&bytes, mode);
+            check(
+                &case,
+                &by_byte,
+                mode,
+                &format!("{mode:?}, one character a chunk"),
+            );
+            assert_eq!(by_byte.prose, whole.prose, "{}: prose", case.name);
+        }
+    }
+}
+
+#[test]
+fn the_prose_around_a_faulty_block_arrives() {
+    let case = &cases()[2];
+    let got = run(&[&case.text], Emission::Official);
+    assert_eq!(got.prose, "One  two  three");
+}
+
+#[test]
+fn what_a_chunk_completed_before_an_error_comes_with_the_next_call() {
+    let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
+    let chunk = "Before. <a2ui-json>[]</a2ui-json> After.";
+    let err = parser.process_chunk(chunk).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Json);
+    assert_eq!(err.offset(), span(chunk, "[]").end);
+    let parts = parser.process_chunk("").expect("the parser goes on");
+    let prose: Vec<_> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
+    assert_eq!(prose, ["Before. ", " After."]);
+}
+
+#[test]
+fn offsets_count_every_chunk_fed() {
+    let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
+    for _ in 0..3 {
+        parser.process_chunk("0123456789").expect("prose");
+    }
+    let err = parser
+        .process_chunk("<a2ui-json>{</a2ui-json>")
+        .unwrap_err();
+    assert_eq!(err.offset(), 30 + "<a2ui-json>{".len() as u64);
+    let err = parser
+        .process_chunk("ab<a2ui-json></a2ui-json>")
+        .unwrap_err();
+    assert_eq!(err.offset(), 30 + 24 + "ab<a2ui-json>".len() as u64);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_cut_gives_the_same_errors_prose_and_screen(
+        which in 0..5usize,
+        cuts in proptest::collection::vec(0.0..1.0f64, 0..40),
+        official in any::<bool>(),
+    ) {
+        let case = &cases()[which];
+        let mode = if official { Emission::Official } else { Emission::ChangedOnly };
+        let whole = run(&[&case.text], mode);
+        let pieces = cut(&case.text, &cuts);
+        let got = run(&pieces, mode);
+        check(case, &got, mode, &format!("{mode:?}, cut into {pieces:?}"));
+        prop_assert_eq!(got.prose, whole.prose);
+    }
+}
