@@ -2,8 +2,10 @@
 //! catalog of either protocol version and in either emission mode: no panic, and the two output
 //! forms agree after every chunk (each message of `process_chunk_json` is exactly the compact
 //! JSON of the same message from `process_chunk`, the prose is the same, and an error is the
-//! same error), including on the chunks after an error. The whole-response parser and the
-//! payload fixer get the same text and must not panic either.
+//! same error), including on the chunks after an error. After the last chunk, empty chunks
+//! hand out what errors held back: the parser must settle (return no error) within a bound,
+//! never report the same fault forever. The whole-response parser and the payload fixer get
+//! the same text and must not panic either.
 //!
 //! The input is the response text itself (lossily decoded), so a model response is a seed as
 //! it stands; the chunk sizes (1 to 16 bytes), the mode, and whether the catalog is that of the
@@ -111,6 +113,20 @@ fuzz_target!(|data: &[u8]| {
             (a, b) => panic!("{mode:?}, chunk {i}: {piece:?}: forms disagree: {a:?} / {b:?}"),
         }
     }
+    // Each error takes at least one byte of what is held back, or mends one surface for good.
+    let mut settled = false;
+    for _ in 0..256 {
+        match (trees.process_chunk(""), texts.process_chunk_json("")) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(written(&a), b, "{mode:?}, after the last chunk");
+                settled = true;
+                break;
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{mode:?}, after the last chunk"),
+            (a, b) => panic!("{mode:?}, after the last chunk: forms disagree: {a:?} / {b:?}"),
+        }
+    }
+    assert!(settled, "{mode:?}: still reporting errors after 256 empty chunks");
     let _ = has_a2ui_parts(&text);
     let _ = parse_response(&text);
     let _ = parse_and_fix(&text);
