@@ -15,6 +15,8 @@ use a2ui_stream::official::progressive::{Emission, Error, ErrorKind, Progressive
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+mod support;
+
 /// A v0.8 catalog: a `Text` whose `text` must be a string, a `Card` with one child, a `Column`
 /// with a list of children, and the `Row` that placeholders are.
 fn catalog() -> Catalog {
@@ -81,25 +83,6 @@ fn show(screen: &mut BTreeMap<String, Value>, msg: Value, mode: Emission) {
     for comp in update["components"].as_array().into_iter().flatten() {
         shown[comp["id"].as_str().unwrap_or_default()] = comp["component"].clone();
     }
-}
-
-/// Cuts `text` at the given fractions of its length (moved to character boundaries).
-fn cut<'a>(text: &'a str, cuts: &[f64]) -> Vec<&'a str> {
-    let mut at: Vec<usize> = cuts
-        .iter()
-        .map(|f| {
-            let mut i = (f * text.len() as f64) as usize;
-            while !text.is_char_boundary(i) {
-                i += 1;
-            }
-            i
-        })
-        .collect();
-    at.push(0);
-    at.push(text.len());
-    at.sort_unstable();
-    at.dedup();
-    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
 }
 
 /// The byte range of the first `needle` in `text`.
@@ -293,10 +276,7 @@ fn each_fault_costs_only_what_broke_the_rule() {
         for mode in [Emission::Official, Emission::ChangedOnly] {
             let whole = run(&[&case.text], mode);
             check(&case, &whole, mode, &format!("{mode:?}, one chunk"));
-            let bytes: Vec<&str> = cut(&case.text, &[])
-                .into_iter()
-                .flat_map(|t| t.split_inclusive(|_| true))
-                .collect();
+            let bytes: Vec<&str> = case.text.split_inclusive(|_| true).collect();
             let by_byte = run(&bytes, mode);
             check(
                 &case,
@@ -356,7 +336,7 @@ proptest! {
         let case = &cases()[which];
         let mode = if official { Emission::Official } else { Emission::ChangedOnly };
         let whole = run(&[&case.text], mode);
-        let pieces = cut(&case.text, &cuts);
+        let pieces = support::cut(&case.text, &cuts);
         let got = run(&pieces, mode);
         check(case, &got, mode, &format!("{mode:?}, cut into {pieces:?}"));
         prop_assert_eq!(got.prose, whole.prose);

@@ -310,25 +310,6 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
     }
 }
 
-/// Cuts `text` at the given fractions of its length (moved to character boundaries).
-fn cut<'a>(text: &'a str, cuts: &[f64]) -> Vec<&'a str> {
-    let mut at: Vec<usize> = cuts
-        .iter()
-        .map(|f| {
-            let mut i = ((text.len() as f64) * f) as usize;
-            while !text.is_char_boundary(i) {
-                i += 1;
-            }
-            i
-        })
-        .collect();
-    at.push(0);
-    at.push(text.len());
-    at.sort_unstable();
-    at.dedup();
-    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -345,7 +326,7 @@ proptest! {
         let responses = restaurant_responses(&shared);
         let (name, validator, text) = &responses[which % responses.len()];
         let mode = if official { Emission::Official } else { Emission::ChangedOnly };
-        let pieces = cut(text, &cuts);
+        let pieces = support::cut(text, &cuts);
         prop_assert!(same_as_text(validator, mode, &pieces, name, false) > 0);
     }
 }

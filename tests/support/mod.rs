@@ -21,3 +21,24 @@ pub fn a2ui_or_skip() -> Option<PathBuf> {
     }
     a2ui
 }
+
+/// `text` cut at the given fractions of its length (each moved forward to a character
+/// boundary), in order, with no empty piece.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn cut<'a>(text: &'a str, fractions: &[f64]) -> Vec<&'a str> {
+    let mut at: Vec<usize> = fractions
+        .iter()
+        .map(|f| {
+            let mut i = ((text.len() as f64) * f) as usize;
+            while !text.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        })
+        .collect();
+    at.push(0);
+    at.push(text.len());
+    at.sort_unstable();
+    at.dedup();
+    at.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
