@@ -1087,13 +1087,8 @@ impl ProgressiveParser {
     #[inline(never)]
     fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
         self.held = unread.to_owned();
-        self.carry(out);
-        error
-    }
-
-    /// Keeps what a chunk completed before an error for the next call.
-    fn carry<M: Form>(&mut self, out: Out<M>) {
         self.carried = map_messages(out.parts, M::into_text);
+        error
     }
 
     /// Forgets the half-written JSON of a block that passed a limit (the rest of the block is
