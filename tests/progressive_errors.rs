@@ -4,8 +4,8 @@
 //! failed had completed before the error.
 //!
 //! Each case runs on the whole response as one chunk and on random cuts of it: the errors (their
-//! rules, in order, each found inside the message or block that broke it), the prose and the
-//! screen at the end are the same for every cut.
+//! rules and their offsets: where the faulty component begins, or where the message or block
+//! that broke a rule ends), the prose and the screen at the end are the same for every cut.
 #![cfg(feature = "official")]
 
 use std::collections::BTreeMap;
@@ -91,6 +91,16 @@ fn span(text: &str, needle: &str) -> std::ops::Range<u64> {
     start as u64..(start + needle.len()) as u64
 }
 
+/// Where the first `needle` in `text` begins.
+fn start(text: &str, needle: &str) -> u64 {
+    span(text, needle).start
+}
+
+/// Where the first `needle` in `text` ends.
+fn end(text: &str, needle: &str) -> u64 {
+    span(text, needle).end
+}
+
 const BEGIN: &str = r#"{"beginRendering": {"surfaceId": "s", "root": "col"}}"#;
 
 fn column(children: &str) -> String {
@@ -115,12 +125,11 @@ fn update(components: &[String]) -> String {
 }
 
 /// One faulty response: its text, the rule of each error it must give (kind and the start of
-/// the message), the part of the text each error must be found in, and what the screen of
-/// surface `s` must show at the end.
+/// the message) and its offset, and what the screen of surface `s` must show at the end.
 struct Case {
     name: &'static str,
     text: String,
-    errors: Vec<(ErrorKind, &'static str, std::ops::Range<u64>)>,
+    errors: Vec<(ErrorKind, &'static str, u64)>,
     shows: Value,
 }
 
@@ -138,8 +147,8 @@ fn cases() -> Vec<Case> {
         name: "self-reference",
         errors: vec![(
             ErrorKind::Topology,
-            "Self-reference detected: Component 'a'",
-            span(&body, &card("a", "a")).start..span(&body, &bad).end + 1,
+            "Self-reference detected: Component 'a' references itself in field 'child'",
+            start(&body, &card("a", "a")),
         )],
         shows: json!({
             "col": {"Column": {"children": {"explicitList": ["loading_a", "b"]}}},
@@ -149,8 +158,8 @@ fn cases() -> Vec<Case> {
         text: body,
     });
 
-    // Two components that show each other: the cycle is broken where it closes, and the next
-    // message's component still arrives.
+    // Two components that show each other: the cycle is broken at the component it comes back
+    // to, and the next message's component still arrives.
     let bad = update(&[column(r#""a""#), card("a", "b"), card("b", "a")]);
     let good = update(&[column(r#""b", "c""#), text("c", "next message")]);
     let body = format!("<a2ui-json>[{BEGIN}, {bad}, {good}]</a2ui-json>");
@@ -158,8 +167,8 @@ fn cases() -> Vec<Case> {
         name: "cycle",
         errors: vec![(
             ErrorKind::Topology,
-            "Circular reference detected",
-            span(&body, &card("b", "a")).start..span(&body, &bad).end + 1,
+            "Circular reference detected involving component 'a'",
+            start(&body, &card("a", "b")),
         )],
         shows: json!({
             "col": {"Column": {"children": {"explicitList": ["b", "c"]}}},
@@ -177,13 +186,12 @@ fn cases() -> Vec<Case> {
     );
     let body =
         format!("One <a2ui-json>not json</a2ui-json> two <a2ui-json>{good}</a2ui-json> three");
-    let block = span(&body, "not json");
     cases.push(Case {
         name: "no JSON object",
         errors: vec![(
             ErrorKind::Json,
             "Failed to parse JSON: No valid JSON object",
-            block.end..block.end + 1,
+            end(&body, "not json"),
         )],
         shows: json!({
             "col": {"Column": {"children": {"explicitList": ["t"]}}},
@@ -196,13 +204,12 @@ fn cases() -> Vec<Case> {
     let rootless = update(&[text("x", "no root yet")]);
     let rooted = update(&[column(r#""x""#)]);
     let body = format!("<a2ui-json>[{BEGIN}, {rootless}, {rooted}]</a2ui-json>");
-    let at = span(&body, &rootless).end;
     cases.push(Case {
         name: "missing root",
         errors: vec![(
             ErrorKind::Topology,
             "No root component (id='col') found in surfaceUpdate",
-            at..at + 1,
+            end(&body, &rootless),
         )],
         shows: json!({
             "col": {"Column": {"children": {"explicitList": ["x"]}}},
@@ -215,18 +222,47 @@ fn cases() -> Vec<Case> {
     let bad = update(&[column(r#""t""#), text("t", "first"), text("t", "second")]);
     let good = update(&[text("t", "mended")]);
     let body = format!("<a2ui-json>[{BEGIN}, {bad}, {good}]</a2ui-json>");
-    let at = span(&body, &bad).end;
     cases.push(Case {
         name: "rejected message",
         errors: vec![(
             ErrorKind::Validation,
             "Duplicate component ID: t",
-            at..at + 1,
+            end(&body, &bad),
         )],
         shows: json!({
             "col": {"Column": {"children": {"explicitList": ["t"]}}},
             "t": {"Text": {"text": "mended"}},
         }),
+        text: body,
+    });
+
+    // A chain of cards one deeper than the limit: its last card (the one that refers past the
+    // limit) is set aside, and the card before it shows its placeholder.
+    let depth = a2ui_stream::official::validator::MAX_GLOBAL_DEPTH;
+    let mut chain = vec![column(r#""c0""#)];
+    chain.extend((0..=depth).map(|i| card(&format!("c{i}"), &format!("c{}", i + 1))));
+    let body = format!("<a2ui-json>[{BEGIN}, {}]</a2ui-json>", update(&chain));
+    let last = depth - 1;
+    let mut shows = json!({
+        "col": {"Column": {"children": {"explicitList": ["c0"]}}},
+        format!("loading_c{last}"): {"Row": {"children": {"explicitList": []}}},
+    });
+    for i in 0..last {
+        let child = if i + 1 == last {
+            format!("loading_c{last}")
+        } else {
+            format!("c{}", i + 1)
+        };
+        shows[format!("c{i}")] = json!({"Card": {"child": child}});
+    }
+    cases.push(Case {
+        name: "chain too deep",
+        errors: vec![(
+            ErrorKind::Topology,
+            "Global recursion limit exceeded: logical depth > 50",
+            start(&body, &card(&format!("c{last}"), &format!("c{depth}"))),
+        )],
+        shows,
         text: body,
     });
     cases
@@ -243,14 +279,10 @@ fn check(case: &Case, got: &Run, mode: Emission, how: &str) {
         "{} ({how}): errors {rules:?}",
         case.name
     );
-    for (e, (kind, start, within)) in got.errors.iter().zip(&case.errors) {
+    for (e, (kind, start, offset)) in got.errors.iter().zip(&case.errors) {
         assert_eq!(e.kind(), *kind, "{} ({how}): {e}", case.name);
         assert!(e.message().starts_with(start), "{} ({how}): {e}", case.name);
-        assert!(
-            within.contains(&e.offset()),
-            "{} ({how}): {e} not found in bytes {within:?}",
-            case.name
-        );
+        assert_eq!(e.offset(), *offset, "{} ({how}): {e}", case.name);
         assert!(e
             .to_string()
             .starts_with(&format!("at byte {}: ", e.offset())));
@@ -285,6 +317,7 @@ fn each_fault_costs_only_what_broke_the_rule() {
                 &format!("{mode:?}, one character a chunk"),
             );
             assert_eq!(by_byte.prose, whole.prose, "{}: prose", case.name);
+            assert_eq!(by_byte.errors, whole.errors, "{}: errors", case.name);
         }
     }
 }
@@ -329,7 +362,7 @@ proptest! {
 
     #[test]
     fn any_cut_gives_the_same_errors_prose_and_screen(
-        which in 0..5usize,
+        which in 0..6usize,
         cuts in proptest::collection::vec(0.0..1.0f64, 0..40),
         official in any::<bool>(),
     ) {
@@ -340,5 +373,6 @@ proptest! {
         let got = run(&pieces, mode);
         check(case, &got, mode, &format!("{mode:?}, cut into {pieces:?}"));
         prop_assert_eq!(got.prose, whole.prose);
+        prop_assert_eq!(got.errors, whole.errors);
     }
 }

@@ -45,10 +45,12 @@ pub(crate) struct Frame {
     /// Counts the containers opened before this one since the builder was made: tells apart
     /// two containers that opened at the same place, so a reader can keep what it made of one.
     pub(crate) serial: u64,
+    /// Where its opening bracket stands: [`PartialJson::pos`] when it opened.
+    pub(crate) at: u64,
 }
 
 impl Frame {
-    fn new(key: Option<String>, body: Body, anonymous: bool, serial: u64) -> Frame {
+    fn new(key: Option<String>, body: Body, anonymous: bool, serial: u64, at: u64) -> Frame {
         Frame {
             key,
             body,
@@ -58,6 +60,7 @@ impl Frame {
             seen: 0,
             visited: false,
             serial,
+            at,
         }
     }
 }
@@ -97,10 +100,15 @@ enum Token {
 pub(crate) enum Step {
     /// Nothing of note.
     Nothing,
-    /// A container at stack depth `depth` (the top-level list is depth 0) closed. Containers at
-    /// depth 1 (the messages) are handed over whole and not kept; deeper ones are kept in their
-    /// parent and handed over as a copy only when `wanted` said so.
-    Closed { depth: usize, value: Option<Value> },
+    /// A container at stack depth `depth` (the top-level list is depth 0), opened at `at` (see
+    /// [`Frame::at`]), closed. Containers at depth 1 (the messages) are handed over whole and
+    /// not kept; deeper ones are kept in their parent and handed over as a copy only when
+    /// `wanted` said so.
+    Closed {
+        depth: usize,
+        value: Option<Value>,
+        at: u64,
+    },
     /// The top-level list closed.
     ListClosed,
 }
@@ -118,6 +126,9 @@ pub(crate) struct PartialJson {
     pub(crate) closed_object: bool,
     /// Containers opened so far (see [`Frame::serial`]).
     opened: u64,
+    /// The position a container opening now is recorded at ([`Frame::at`]): the reader sets it
+    /// to the byte of the response it feeds next (it is not counted here).
+    pub(crate) pos: u64,
 }
 
 impl PartialJson {
@@ -137,7 +148,7 @@ impl PartialJson {
     fn push_frame(&mut self, key: Option<String>, body: Body, anonymous: bool) {
         self.opened += 1;
         self.stack
-            .push(Frame::new(key, body, anonymous, self.opened));
+            .push(Frame::new(key, body, anonymous, self.opened, self.pos));
     }
 
     /// Forgets everything.
@@ -451,6 +462,7 @@ impl PartialJson {
         if depth == 0 {
             return Step::ListClosed;
         }
+        let at = frame.at;
         // A `}` closing a list breaks everything around it.
         let broken = frame.broken || (c == '}' && top_is_array);
         // A container that closes was already shown as it stood, so a snapshot changes only
@@ -465,7 +477,11 @@ impl PartialJson {
         };
         if broken {
             self.mark_broken();
-            return Step::Closed { depth, value: None };
+            return Step::Closed {
+                depth,
+                value: None,
+                at,
+            };
         }
         self.closed_object |= value.is_object();
         if depth == 1 || frame.anonymous {
@@ -473,6 +489,7 @@ impl PartialJson {
             return Step::Closed {
                 depth,
                 value: Some(value),
+                at,
             };
         }
         let copy = if want { Some(value.clone()) } else { None };
@@ -498,7 +515,11 @@ impl PartialJson {
             }) => items.push(value),
             None => {}
         }
-        Step::Closed { depth, value: copy }
+        Step::Closed {
+            depth,
+            value: copy,
+            at,
+        }
     }
 
     /// The cut string being written as the value of the innermost object's pending key, as a

@@ -139,7 +139,8 @@ pub enum Emission {
 pub struct Error {
     kind: ErrorKind,
     message: String,
-    offset: u64,
+    /// `None` until the error is placed (see [`Error::at`]).
+    offset: Option<u64>,
 }
 
 /// The kind of an [`Error`].
@@ -192,13 +193,14 @@ impl Error {
         Error {
             kind,
             message: message.into(),
-            offset: 0,
+            offset: None,
         }
     }
 
-    /// The error, found at byte `offset` of the response.
+    /// The error, placed at byte `offset` of the response unless it was placed already (a
+    /// fault in a component is placed where that component begins, wherever it was found).
     fn at(mut self, offset: u64) -> Error {
-        self.offset = offset;
+        self.offset.get_or_insert(offset);
         self
     }
 
@@ -228,11 +230,12 @@ impl Error {
         &self.message
     }
 
-    /// Where in the response the problem was found: the number of bytes of the response (all
-    /// chunks fed so far, counted from the first) before the point where the parser saw it. That
-    /// is the end of the message or block that broke a rule when it broke it there, and the end
-    /// of the chunk when the problem showed in what the chunk left half-written (a component
-    /// that refers to itself, say). Catalog errors from a constructor are at 0.
+    /// Where in the response the problem is: a number of bytes of the response (all chunks fed
+    /// so far, counted from the first). A component that refers to itself, closes a cycle or
+    /// ends a chain too deep is named by the byte where it begins (its `{`); any other fault by
+    /// the byte after the message or block that broke a rule, or after the bracket that passed
+    /// a limit. It does not depend on how the response was cut into chunks. Catalog errors from
+    /// a constructor are at 0.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -246,7 +249,7 @@ impl Error {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn offset(&self) -> u64 {
-        self.offset
+        self.offset.unwrap_or_default()
     }
 }
 
@@ -255,7 +258,7 @@ impl fmt::Display for Error {
         if self.kind == ErrorKind::Schema {
             return f.write_str(&self.message);
         }
-        write!(f, "at byte {}: {}", self.offset, self.message)
+        write!(f, "at byte {}: {}", self.offset(), self.message)
     }
 }
 
@@ -303,6 +306,9 @@ struct Comp {
     value: Value,
     /// `children` / `explicitList` fields whose list was still open when this was taken.
     open_lists: Vec<String>,
+    /// The byte of the response where its latest writing begins (its `{`): where an error
+    /// about it is placed.
+    at: u64,
     seq: u64,
     /// Ids it refers to, as the catalog reads them.
     refs: Vec<String>,
@@ -539,6 +545,8 @@ struct Cached {
     value: Value,
     /// `children` / `explicitList` fields whose list was still open when this was taken.
     open_lists: Vec<String>,
+    /// Where it begins in the response (see [`Comp::at`]).
+    at: u64,
 }
 
 /// Where the message being parsed stands.
@@ -960,8 +968,8 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     ///
-    /// An error names the rule that was broken and the byte where it was found ([`Error`]),
-    /// and costs only what broke the rule. The parser goes on: what the chunk completed before
+    /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
+    /// same however the response is cut into chunks, and costs only what broke the rule. The parser goes on: what the chunk completed before
     /// the error, and then the rest of the chunk, come out of the next call (an empty chunk will
     /// do).
     /// * A message the catalog rejects is left out.
@@ -983,7 +991,8 @@ impl ProgressiveParser {
     /// let err = parser.process_chunk(bad).unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Topology);
     /// assert!(err.message().starts_with("Self-reference detected: Component 'r'"));
-    /// assert_eq!(err.offset(), 65 + bad.len() as u64); // where that message ends
+    /// let component = bad.find(r#"{"id""#).unwrap() as u64;
+    /// assert_eq!(err.offset(), 65 + component); // where that component begins
     /// // The next message still arrives, and so does the prose after the block.
     /// let parts = parser.process_chunk(r#", {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}}]}}]</a2ui-json> Bye."#)?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["surfaceUpdate"]["components"];
@@ -1151,6 +1160,10 @@ impl ProgressiveParser {
                 stack.last().is_some_and(|f| f.anonymous)
                     || (is_component_frame(stack) && !stored_already(surfaces, surface, stack))
             };
+            if matches!(c, '{' | '[') {
+                // The bracket is the last byte taken off `rest`.
+                self.json.pos = at + (text.len() - rest.len()) as u64 - 1;
+            }
             let step = self.json.feed(c, wanted);
             // Only an opening bracket deepens the stack, whose first frame is the top-level list.
             if matches!(c, '{' | '[')
@@ -1172,10 +1185,11 @@ impl ProgressiveParser {
                 Step::Closed {
                     depth,
                     value: Some(value),
+                    at: opened,
                 } => {
                     self.found_object |= value.is_object();
                     if depth == 1 {
-                        let done = self.complete_message(value, out);
+                        let done = self.complete_message(value, opened, out);
                         // A message gives one error at most: the first fault found in it.
                         let failed = std::mem::take(&mut self.current).failed;
                         if !failed {
@@ -1185,10 +1199,10 @@ impl ProgressiveParser {
                         && find_kind(&value, self.version == Version::V08).is_some()
                     {
                         // A message written where it does not belong is still taken.
-                        self.complete_message(value, out)
+                        self.complete_message(value, opened, out)
                             .map_err(|e| found(rest, e))?;
                     } else {
-                        self.take_component(value, Vec::new());
+                        self.take_component(value, Vec::new(), opened);
                     }
                 }
             }
@@ -1242,13 +1256,14 @@ impl ProgressiveParser {
     }
 
     /// A component object closed (or was healed): cache it if it is usable.
-    fn take_component(&mut self, comp: Value, open_lists: Vec<String>) {
+    fn take_component(&mut self, comp: Value, open_lists: Vec<String>, at: u64) {
         if !self.usable_component(&comp) {
             return;
         }
         let cached = Cached {
             value: comp,
             open_lists,
+            at,
         };
         match self.current.surface.take() {
             Some(sid) => {
@@ -1278,11 +1293,12 @@ impl ProgressiveParser {
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return;
         };
-        if surface
+        if let Some(comp) = surface
             .comps
-            .get(&id)
-            .is_some_and(|c| c.value == cached.value && c.open_lists == cached.open_lists)
+            .get_mut(&id)
+            .filter(|c| c.value == cached.value && c.open_lists == cached.open_lists)
         {
+            comp.at = cached.at;
             return;
         }
         let mut ids: Vec<&str> = Vec::new();
@@ -1316,6 +1332,7 @@ impl ProgressiveParser {
                     comp.processed = Some(old);
                 }
                 comp.open_lists = cached.open_lists;
+                comp.at = cached.at;
                 comp.refs.truncate(kept);
                 comp.refs.extend(new_refs);
                 comp.stale = true;
@@ -1329,6 +1346,7 @@ impl ProgressiveParser {
                     Comp {
                         value: cached.value,
                         open_lists: cached.open_lists,
+                        at: cached.at,
                         seq,
                         refs: new_refs,
                         followed: Vec::new(),
@@ -1448,6 +1466,7 @@ impl ProgressiveParser {
         }
         let snapshot = self.json.snapshot(index, heal_component_string);
         let Some(snapshot) = snapshot else { return };
+        let at = self.json.stack.get(index).map_or(0, |f| f.at);
         let open_lists = self
             .json
             .stack
@@ -1462,7 +1481,7 @@ impl ProgressiveParser {
                 _ => None,
             })
             .collect();
-        self.take_component(snapshot, open_lists);
+        self.take_component(snapshot, open_lists, at);
     }
 
     /// Passes on what changed in a data-model update being written.
@@ -1682,10 +1701,16 @@ impl ProgressiveParser {
         Ok(())
     }
 
-    fn complete_message<M: Form>(&mut self, mut msg: Value, out: &mut Out<M>) -> Result<(), Error> {
+    fn complete_message<M: Form>(
+        &mut self,
+        mut msg: Value,
+        at: u64,
+        out: &mut Out<M>,
+    ) -> Result<(), Error> {
         self.found_object = true;
         let v08 = self.version == Version::V08;
         if let Err(e) = self.validator.validate_with(&msg, false) {
+            let mut error = Error::new(classify(e.message()), e.message());
             // Its surface may hold the components that broke the rule (taken while it was
             // written): they must not break it again.
             let sid = find_kind(&msg, v08)
@@ -1694,9 +1719,19 @@ impl ProgressiveParser {
                 .or(self.current.surface.as_deref())
                 .map(str::to_owned);
             if let Some(sid) = sid {
-                self.heal(&sid);
+                let first = self.heal(&sid);
+                // A topology fault is placed where the first component set aside begins, as
+                // when it is found while the message is written; else where the component it
+                // names begins.
+                if error.kind == ErrorKind::Topology {
+                    error = match (first, self.surfaces.get(&sid), e.component()) {
+                        (Some(at), _, _) => error.at(at),
+                        (None, Some(surface), Some(id)) => surface.place(error, id),
+                        _ => error,
+                    };
+                }
             }
-            return Err(Error::new(classify(&e.to_string()), e.to_string()));
+            return Err(error);
         }
         let (kind, payload) = match find_kind(&msg, v08) {
             Some(found) => found,
@@ -1752,13 +1787,22 @@ impl ProgressiveParser {
                     .map(Value::take);
                 if let Some(Value::Array(list)) = list {
                     for comp in list {
-                        if comp.get("id").and_then(Value::as_str).is_some() {
-                            let cached = Cached {
-                                value: comp,
-                                open_lists: Vec::new(),
-                            };
-                            self.store_component(&sid, cached);
-                        }
+                        let Some(id) = comp.get("id").and_then(Value::as_str) else {
+                            continue;
+                        };
+                        // Each was taken as it closed, where it began; one that was not is
+                        // placed where its message begins.
+                        let at = self
+                            .surfaces
+                            .get(&sid)
+                            .and_then(|s| s.comps.get(id))
+                            .map_or(at, |c| c.at);
+                        let cached = Cached {
+                            value: comp,
+                            open_lists: Vec::new(),
+                            at,
+                        };
+                        self.store_component(&sid, cached);
                     }
                 }
                 if started {
@@ -1835,13 +1879,12 @@ impl ProgressiveParser {
     /// After an error: sets aside every component of `sid` that refers to itself, closes a cycle
     /// or ends a chain too deep (see [`Surface::set_aside`]), so that the same fault is not found
     /// again, and queues the surface to be shown again without them. The message being written
-    /// does not bring them back.
+    /// does not bring them back. Returns where the first one set aside begins.
     #[cold]
     #[inline(never)]
-    fn heal(&mut self, sid: &str) {
-        let Some(surface) = self.surfaces.get_mut(sid) else {
-            return;
-        };
+    fn heal(&mut self, sid: &str) -> Option<u64> {
+        let surface = self.surfaces.get_mut(sid)?;
+        let mut first = None;
         // Each round takes out one component (or one stale record of a self-reference).
         for _ in 0..=surface.comps.len() {
             let bad = match surface.self_refs.first_key_value() {
@@ -1859,12 +1902,16 @@ impl ProgressiveParser {
                     _ => break,
                 },
             };
+            if first.is_none() {
+                first = surface.comps.get(&bad).map(|c| c.at);
+            }
             surface.set_aside(&bad);
             self.current.rejected.push(bad);
         }
         if surface.queued {
             self.queued.push(sid.to_owned());
         }
+        first
     }
 
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
@@ -1906,6 +1953,7 @@ impl ProgressiveParser {
                 ErrorKind::Topology,
                 format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
             );
+            let e = surface.place(e, id);
             self.heal(sid);
             return Err(e);
         }
@@ -2052,6 +2100,15 @@ impl ProgressiveParser {
 }
 
 impl Surface {
+    /// `error`, placed where component `id` begins if it is here.
+    #[cold]
+    fn place(&self, error: Error, id: &str) -> Error {
+        match self.comps.get(id) {
+            Some(comp) => error.at(comp.at),
+            None => error,
+        }
+    }
+
     /// A surface with room for a typical UI (a table that grows allocates again each time).
     fn with_room() -> Surface {
         Surface {
@@ -2646,7 +2703,10 @@ fn has_empty_object(v: &Value) -> bool {
 }
 
 fn classify(message: &str) -> ErrorKind {
-    if message.contains("Circular") || message.contains("Self-reference") {
+    if message.contains("Circular")
+        || message.contains("Self-reference")
+        || message.contains("logical depth")
+    {
         ErrorKind::Topology
     } else {
         ErrorKind::Validation
@@ -2675,7 +2735,9 @@ fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
 
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
-/// an error, worded as the reference words it.
+/// an error, worded as the reference words it and placed where the component it is in begins,
+/// with that component's id (the one the cycle comes back to, or the last of the chain: the
+/// one that refers past the limit), to be set aside.
 fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, (Error, String)> {
     let mut reach = BTreeMap::new();
     if !surface.comps.contains_key(root) {
@@ -2701,7 +2763,7 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
                                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
                             ),
                         );
-                        return Err((e, child.clone()));
+                        return Err((surface.place(e, node), (*node).to_owned()));
                     }
                     reach.insert(child.clone(), child_depth);
                     on_path.insert(child);
@@ -2711,7 +2773,7 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
                         ErrorKind::Topology,
                         format!("Circular reference detected involving component '{child}'"),
                     );
-                    return Err((e, child.clone()));
+                    return Err((surface.place(e, child), child.clone()));
                 }
             }
             None => {

@@ -79,13 +79,47 @@ const DEFAULT_BASE: &str = "https://a2ui.org/";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationError {
     message: String,
+    /// The component the fault is in, for a self-reference, a cycle or a chain too deep.
+    component: Option<String>,
 }
 
 impl ValidationError {
     fn new(message: impl Into<String>) -> ValidationError {
         ValidationError {
             message: message.into(),
+            component: None,
         }
+    }
+
+    /// The error, about component `id`.
+    fn in_component(mut self, id: &str) -> ValidationError {
+        self.component = Some(id.to_owned());
+        self
+    }
+
+    /// The component the fault is in, when it is one component's: the one that refers to
+    /// itself, the one a cycle comes back to, or the last one of a chain too deep (the one that
+    /// refers past the limit).
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::validator::Validator;
+    /// use serde_json::json;
+    /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
+    ///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}
+    /// }}), json!(null));
+    /// let validator = Validator::new(&catalog)?;
+    /// let loop_ = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
+    ///     {"id": "a", "component": {"Card": {"child": "b"}}},
+    ///     {"id": "b", "component": {"Card": {"child": "a"}}}
+    /// ]}}]);
+    /// let err = validator.validate(&loop_).unwrap_err();
+    /// assert_eq!(err.message(), "Circular reference detected involving component 'a'");
+    /// assert_eq!(err.component(), Some("a"));
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn component(&self) -> Option<&str> {
+        self.component.as_deref()
     }
 
     /// Why validation failed.
@@ -1431,7 +1465,8 @@ impl<'v> Graph<'v> {
             if let Some(field) = self_field {
                 return Err(ValidationError::new(format!(
                     "Self-reference detected: Component '{id}' references itself in field '{field}'"
-                )));
+                ))
+                .in_component(&id));
             }
             adjacency.entry(id).or_default().extend(refs);
         }
@@ -1453,7 +1488,7 @@ impl<'v> Graph<'v> {
         match root_id {
             Some(root) => {
                 if let Some((root, _)) = self.adjacency.get_key_value(root) {
-                    walk.visit(root, 0)?;
+                    walk.visit(root, 0, root)?;
                 }
                 if raise_on_orphans {
                     if let Some(orphan) = self
@@ -1470,7 +1505,7 @@ impl<'v> Graph<'v> {
             None => {
                 for id in self.adjacency.keys() {
                     if !walk.visited.contains(id.as_ref()) {
-                        walk.visit(id, 0)?;
+                        walk.visit(id, 0, id)?;
                     }
                 }
             }
@@ -1486,23 +1521,26 @@ struct Walk<'g> {
 }
 
 impl<'g> Walk<'g> {
-    /// Depth-first visit; recursion is bounded by [`MAX_GLOBAL_DEPTH`].
-    fn visit(&mut self, id: &'g str, depth: usize) -> Result<(), ValidationError> {
+    /// Depth-first visit of `id`, reached from `parent` (`id` itself at the start); recursion
+    /// is bounded by [`MAX_GLOBAL_DEPTH`].
+    fn visit(&mut self, id: &'g str, depth: usize, parent: &str) -> Result<(), ValidationError> {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(ValidationError::new(format!(
                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
-            )));
+            ))
+            .in_component(parent));
         }
         self.visited.insert(id);
         self.on_path.insert(id);
         if let Some(next) = self.adjacency.get(id) {
             for &n in next {
                 if !self.visited.contains(n) {
-                    self.visit(n, depth + 1)?;
+                    self.visit(n, depth + 1, id)?;
                 } else if self.on_path.contains(n) {
                     return Err(ValidationError::new(format!(
                         "Circular reference detected involving component '{n}'"
-                    )));
+                    ))
+                    .in_component(n));
                 }
             }
         }
