@@ -21,6 +21,10 @@ pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
     "text",
 ];
 
+/// Open containers the stack has room for from the start (a v0.8 component in a list is at
+/// depth 5, its properties deeper).
+const STACK_ROOM: usize = 16;
+
 /// The room a string token starts with.
 const STRING_START: usize = 16;
 
@@ -132,6 +136,15 @@ pub(crate) struct PartialJson {
 }
 
 impl PartialJson {
+    /// A builder with room for the nesting of a typical message, so that the stack does not
+    /// grow while a response is read.
+    pub(crate) fn with_room() -> PartialJson {
+        PartialJson {
+            stack: Vec::with_capacity(STACK_ROOM),
+            ..PartialJson::default()
+        }
+    }
+
     /// True while the top-level list is open.
     pub(crate) fn in_list(&self) -> bool {
         !self.stack.is_empty()

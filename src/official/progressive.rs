@@ -234,8 +234,9 @@ impl Error {
     /// so far, counted from the first). A component that refers to itself, closes a cycle or
     /// ends a chain too deep is named by the byte where it begins (its `{`); any other fault by
     /// the byte after the message or block that broke a rule, or after the bracket that passed
-    /// a limit. It does not depend on how the response was cut into chunks. Catalog errors from
-    /// a constructor are at 0.
+    /// a limit. It does not depend on how the response was cut into chunks (of several faults
+    /// in one message, the one written first is reported). Catalog errors from a constructor
+    /// are at 0.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -903,7 +904,7 @@ impl ProgressiveParser {
             carried: Vec::new(),
             held: String::new(),
             fed: 0,
-            json: PartialJson::default(),
+            json: PartialJson::with_room(),
             found_object: false,
             current: Current::default(),
             surfaces: QuickMap::default(),
@@ -1223,10 +1224,16 @@ impl ProgressiveParser {
                 continue;
             }
             if let Err(e) = self.flush_surface(sid, false, out) {
+                let writing = self.json.stack.len() > 1;
+                if writing && self.current.failed {
+                    // A message gives one error at most: a later fault in it is mended without
+                    // one (its surface, queued again, is shown by the next call).
+                    continue;
+                }
                 // The surfaces not flushed yet are flushed by the next call.
                 self.queued.extend(queued.drain(i + 1..));
                 // The fault is in the message being written, if any.
-                self.current.failed = self.json.stack.len() > 1;
+                self.current.failed = writing;
                 return Err(found("", e));
             }
         }
@@ -1719,17 +1726,18 @@ impl ProgressiveParser {
                 .or(self.current.surface.as_deref())
                 .map(str::to_owned);
             if let Some(sid) = sid {
-                let first = self.heal(&sid);
-                // A topology fault is placed where the first component set aside begins, as
-                // when it is found while the message is written; else where the component it
-                // names begins.
-                if error.kind == ErrorKind::Topology {
-                    error = match (first, self.surfaces.get(&sid), e.component()) {
-                        (Some(at), _, _) => error.at(at),
-                        (None, Some(surface), Some(id)) => surface.place(error, id),
-                        _ => error,
+                // A topology fault is reported as the surface's own check words and places it,
+                // as when it is found while the message is written (the message alone may show
+                // another component of the same cycle first).
+                if let (ErrorKind::Topology, Some(surface)) = (error.kind, self.surfaces.get(&sid))
+                {
+                    error = match (surface.first_fault().map(|(e, _)| e), e.component()) {
+                        (Some(found), _) => found,
+                        (None, Some(id)) => surface.place(error, id),
+                        (None, None) => error,
                     };
                 }
+                self.heal(&sid);
             }
             return Err(error);
         }
@@ -1879,39 +1887,29 @@ impl ProgressiveParser {
     /// After an error: sets aside every component of `sid` that refers to itself, closes a cycle
     /// or ends a chain too deep (see [`Surface::set_aside`]), so that the same fault is not found
     /// again, and queues the surface to be shown again without them. The message being written
-    /// does not bring them back. Returns where the first one set aside begins.
+    /// does not bring them back.
     #[cold]
     #[inline(never)]
-    fn heal(&mut self, sid: &str) -> Option<u64> {
-        let surface = self.surfaces.get_mut(sid)?;
-        let mut first = None;
-        // Each round takes out one component (or one stale record of a self-reference).
+    fn heal(&mut self, sid: &str) {
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return;
+        };
+        // A record of a self-reference whose component is gone is stale.
+        let comps = &surface.comps;
+        surface
+            .self_refs
+            .retain(|_, (id, _)| comps.contains_key(id));
+        // Each round takes out one component, in the order the faults were written.
         for _ in 0..=surface.comps.len() {
-            let bad = match surface.self_refs.first_key_value() {
-                Some((&seq, (id, _))) => {
-                    let id = id.clone();
-                    surface.self_refs.remove(&seq);
-                    id
-                }
-                None => match surface
-                    .root
-                    .as_deref()
-                    .map(|root| full_reach(surface, root))
-                {
-                    Some(Err((_, id))) if surface.comps.contains_key(&id) => id,
-                    _ => break,
-                },
+            let Some((_, bad)) = surface.first_fault() else {
+                break;
             };
-            if first.is_none() {
-                first = surface.comps.get(&bad).map(|c| c.at);
-            }
             surface.set_aside(&bad);
             self.current.rejected.push(bad);
         }
         if surface.queued {
             self.queued.push(sid.to_owned());
         }
-        first
     }
 
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
@@ -1953,7 +1951,7 @@ impl ProgressiveParser {
                 ErrorKind::Topology,
                 format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
             );
-            let e = surface.place(e, id);
+            let e = surface.first_fault().map_or(e, |(first, _)| first);
             self.heal(sid);
             return Err(e);
         }
@@ -1968,6 +1966,7 @@ impl ProgressiveParser {
             surface.reach = match full_reach(surface, &root) {
                 Ok(reach) => reach,
                 Err((e, _)) => {
+                    let e = surface.first_fault().map_or(e, |(first, _)| first);
                     self.heal(sid);
                     return Err(e);
                 }
@@ -2100,6 +2099,67 @@ impl ProgressiveParser {
 }
 
 impl Surface {
+    /// The topology fault that a check after each reference would have found first, with the
+    /// component at fault (the one that made that reference), or `None` when there is none.
+    ///
+    /// The references of the surface are taken in the order they were written (by where their
+    /// component begins, then by their place in it), and the shortest run of them that holds a
+    /// self-reference, or a cycle or a chain too deep reachable from the root, is found by
+    /// halving (each such fault stays when references are added). Its last reference is the
+    /// one at fault. So the fault reported, and the component set aside, do not depend on how
+    /// much of the response each check saw: one check after a whole message finds what checks
+    /// after each chunk found first.
+    #[cold]
+    #[inline(never)]
+    fn first_fault(&self) -> Option<(Error, String)> {
+        let mut refs: Vec<((u64, usize), &str)> = self
+            .comps
+            .iter()
+            .flat_map(|(id, c)| (0..c.refs.len()).map(move |i| ((c.at, i), id.as_str())))
+            .collect();
+        refs.sort_unstable();
+        // The fault within the first `n` references, if any.
+        let fault_within = |n: usize| -> Option<Error> {
+            let taken = refs.get(..n).unwrap_or_default();
+            let mut counts: QuickMap<&str, usize> = QuickMap::default();
+            for (_, id) in taken {
+                *counts.entry(id).or_default() += 1;
+            }
+            for &((_, i), id) in taken {
+                let comp = self.comps.get(id)?;
+                if comp.refs.get(i).is_some_and(|r| r == id) {
+                    let field = self
+                        .self_refs
+                        .values()
+                        .find(|(who, _)| who == id)
+                        .map_or("", |(_, f)| f.as_str());
+                    return Some(Error::new(
+                        ErrorKind::Topology,
+                        format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
+                    ));
+                }
+            }
+            let root = self.root.as_deref()?;
+            let written = |id: &str, c: &Comp| counts.get(id).map_or(0, |n| (*n).min(c.refs.len()));
+            walk_from(self, root, written).err().map(|(e, _)| e)
+        };
+        let all = refs.len();
+        fault_within(all)?;
+        // The fewest references that hold a fault: more than `lo`, at most `hi`.
+        let (mut lo, mut hi) = (0, all);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fault_within(mid).is_some() {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let e = fault_within(hi)?;
+        let (_, culprit) = refs.get(hi - 1)?;
+        Some((self.place(e, culprit), (*culprit).to_owned()))
+    }
+
     /// `error`, placed where component `id` begins if it is here.
     #[cold]
     fn place(&self, error: Error, id: &str) -> Error {
@@ -2735,15 +2795,29 @@ fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
 
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
-/// an error, worded as the reference words it and placed where the component it is in begins,
-/// with that component's id (the one the cycle comes back to, or the last of the chain: the
-/// one that refers past the limit), to be set aside.
+/// an error, worded as the reference words it, with the id of the component whose reference
+/// ended the walk (see [`Surface::first_fault`] for the component at fault).
 fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, (Error, String)> {
+    walk_from(surface, root, |_, c| c.refs.len())
+}
+
+/// [`full_reach`] following only the first `written(id, comp)` references of each component.
+fn walk_from(
+    surface: &Surface,
+    root: &str,
+    written: impl Fn(&str, &Comp) -> usize,
+) -> Result<BTreeMap<String, usize>, (Error, String)> {
     let mut reach = BTreeMap::new();
     if !surface.comps.contains_key(root) {
         return Ok(reach);
     }
-    let refs_of = |id: &str| surface.comps.get(id).map_or(&[][..], |c| c.refs.as_slice());
+    let refs_of = |id: &str| {
+        surface
+            .comps
+            .get(id)
+            .and_then(|c| c.refs.get(..written(id, c)))
+            .unwrap_or_default()
+    };
     let mut on_path: QuickSet<&str> = QuickSet::default();
     // (node, depth, next edge index)
     let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
@@ -2763,7 +2837,7 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
                                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
                             ),
                         );
-                        return Err((surface.place(e, node), (*node).to_owned()));
+                        return Err((e, (*node).to_owned()));
                     }
                     reach.insert(child.clone(), child_depth);
                     on_path.insert(child);
@@ -2773,7 +2847,8 @@ fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, 
                         ErrorKind::Topology,
                         format!("Circular reference detected involving component '{child}'"),
                     );
-                    return Err((surface.place(e, child), child.clone()));
+                    let node = *node;
+                    return Err((e, node.to_owned()));
                 }
             }
             None => {
