@@ -234,9 +234,9 @@ impl Error {
     /// so far, counted from the first). A component that refers to itself, closes a cycle or
     /// ends a chain too deep is named by the byte where it begins (its `{`); any other fault by
     /// the byte after the message or block that broke a rule, or after the bracket that passed
-    /// a limit. It does not depend on how the response was cut into chunks (of several faults
-    /// in one message, the one written first is reported). Catalog errors from a constructor
-    /// are at 0.
+    /// a limit. For well-formed JSON, it does not depend on how the response was cut into
+    /// chunks (of several faults in one message, the one written first is reported). Catalog
+    /// errors from a constructor are at 0.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
