@@ -970,9 +970,9 @@ impl ProgressiveParser {
     /// ```
     ///
     /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
-    /// same however the response is cut into chunks, and costs only what broke the rule. The parser goes on: what the chunk completed before
-    /// the error, and then the rest of the chunk, come out of the next call (an empty chunk will
-    /// do).
+    /// same however well-formed JSON is cut into chunks, and costs only what broke the rule.
+    /// The parser goes on: what the chunk completed before the error, and then the rest of the
+    /// chunk, come out of the next call (an empty chunk will do).
     /// * A message the catalog rejects is left out.
     /// * A component that refers to itself, closes a cycle or ends a chain deeper than the
     ///   reference allows is set aside: the components that show it show its placeholder again,
@@ -1965,7 +1965,7 @@ impl ProgressiveParser {
         if full {
             surface.reach = match full_reach(surface, &root) {
                 Ok(reach) => reach,
-                Err((e, _)) => {
+                Err(e) => {
                     let e = surface.first_fault().map_or(e, |(first, _)| first);
                     self.heal(sid);
                     return Err(e);
@@ -2141,7 +2141,7 @@ impl Surface {
             }
             let root = self.root.as_deref()?;
             let written = |id: &str, c: &Comp| counts.get(id).map_or(0, |n| (*n).min(c.refs.len()));
-            walk_from(self, root, written).err().map(|(e, _)| e)
+            walk_from(self, root, written).err()
         };
         let all = refs.len();
         fault_within(all)?;
@@ -2795,9 +2795,9 @@ fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
 
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
-/// an error, worded as the reference words it, with the id of the component whose reference
-/// ended the walk (see [`Surface::first_fault`] for the component at fault).
-fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, (Error, String)> {
+/// an error, worded as the reference words it (see [`Surface::first_fault`] for the component
+/// at fault).
+fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, Error> {
     walk_from(surface, root, |_, c| c.refs.len())
 }
 
@@ -2806,7 +2806,7 @@ fn walk_from(
     surface: &Surface,
     root: &str,
     written: impl Fn(&str, &Comp) -> usize,
-) -> Result<BTreeMap<String, usize>, (Error, String)> {
+) -> Result<BTreeMap<String, usize>, Error> {
     let mut reach = BTreeMap::new();
     if !surface.comps.contains_key(root) {
         return Ok(reach);
@@ -2837,7 +2837,7 @@ fn walk_from(
                                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
                             ),
                         );
-                        return Err((e, (*node).to_owned()));
+                        return Err(e);
                     }
                     reach.insert(child.clone(), child_depth);
                     on_path.insert(child);
@@ -2847,8 +2847,7 @@ fn walk_from(
                         ErrorKind::Topology,
                         format!("Circular reference detected involving component '{child}'"),
                     );
-                    let node = *node;
-                    return Err((e, node.to_owned()));
+                    return Err(e);
                 }
             }
             None => {
