@@ -1726,18 +1726,18 @@ impl ProgressiveParser {
                 .or(self.current.surface.as_deref())
                 .map(str::to_owned);
             if let Some(sid) = sid {
+                let first = self.heal(&sid);
                 // A topology fault is reported as the surface's own check words and places it,
                 // as when it is found while the message is written (the message alone may show
-                // another component of the same cycle first).
-                if let (ErrorKind::Topology, Some(surface)) = (error.kind, self.surfaces.get(&sid))
-                {
-                    error = match (surface.first_fault().map(|(e, _)| e), e.component()) {
-                        (Some(found), _) => found,
-                        (None, Some(id)) => surface.place(error, id),
-                        (None, None) => error,
+                // another component of the same cycle first); else it is placed where the
+                // component it names begins (nothing was set aside, so that one is still here).
+                if error.kind == ErrorKind::Topology {
+                    error = match (first, self.surfaces.get(&sid), e.component()) {
+                        (Some(found), _, _) => found,
+                        (None, Some(surface), Some(id)) => surface.place(error, id),
+                        _ => error,
                     };
                 }
-                self.heal(&sid);
             }
             return Err(error);
         }
@@ -1887,13 +1887,13 @@ impl ProgressiveParser {
     /// After an error: sets aside every component of `sid` that refers to itself, closes a cycle
     /// or ends a chain too deep (see [`Surface::set_aside`]), so that the same fault is not found
     /// again, and queues the surface to be shown again without them. The message being written
-    /// does not bring them back.
+    /// does not bring them back. Returns the first fault it mended (see
+    /// [`Surface::first_fault`]), the one to report.
     #[cold]
     #[inline(never)]
-    fn heal(&mut self, sid: &str) {
-        let Some(surface) = self.surfaces.get_mut(sid) else {
-            return;
-        };
+    fn heal(&mut self, sid: &str) -> Option<Error> {
+        let surface = self.surfaces.get_mut(sid)?;
+        let mut first = None;
         // A record of a self-reference whose component is gone is stale.
         let comps = &surface.comps;
         surface
@@ -1901,15 +1901,17 @@ impl ProgressiveParser {
             .retain(|_, (id, _)| comps.contains_key(id));
         // Each round takes out one component, in the order the faults were written.
         for _ in 0..=surface.comps.len() {
-            let Some((_, bad)) = surface.first_fault() else {
+            let Some((fault, bad)) = surface.first_fault() else {
                 break;
             };
+            first.get_or_insert(fault);
             surface.set_aside(&bad);
             self.current.rejected.push(bad);
         }
         if surface.queued {
             self.queued.push(sid.to_owned());
         }
+        first
     }
 
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
@@ -1947,13 +1949,8 @@ impl ProgressiveParser {
             ));
         }
         if let Some((id, field)) = surface.self_refs.values().next() {
-            let e = Error::new(
-                ErrorKind::Topology,
-                format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
-            );
-            let e = surface.first_fault().map_or(e, |(first, _)| first);
-            self.heal(sid);
-            return Err(e);
+            let e = self_reference(id, field);
+            return Err(self.heal(sid).unwrap_or(e));
         }
         let mut touched = std::mem::take(&mut surface.touched);
         touched.sort_unstable();
@@ -1965,11 +1962,7 @@ impl ProgressiveParser {
         if full {
             surface.reach = match full_reach(surface, &root) {
                 Ok(reach) => reach,
-                Err(e) => {
-                    let e = surface.first_fault().map_or(e, |(first, _)| first);
-                    self.heal(sid);
-                    return Err(e);
-                }
+                Err(e) => return Err(self.heal(sid).unwrap_or(e)),
             };
             surface.reach_stale = false;
             candidates.clear();
@@ -2133,10 +2126,7 @@ impl Surface {
                         .values()
                         .find(|(who, _)| who == id)
                         .map_or("", |(_, f)| f.as_str());
-                    return Some(Error::new(
-                        ErrorKind::Topology,
-                        format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
-                    ));
+                    return Some(self_reference(id, field));
                 }
             }
             let root = self.root.as_deref()?;
@@ -2760,6 +2750,14 @@ fn has_empty_object(v: &Value) -> bool {
         Value::Array(a) => a.iter().any(has_empty_object),
         _ => false,
     }
+}
+
+/// The error for component `id` referring to itself in `field`, worded as the reference words it.
+fn self_reference(id: &str, field: &str) -> Error {
+    Error::new(
+        ErrorKind::Topology,
+        format!("Self-reference detected: Component '{id}' references itself in field '{field}'"),
+    )
 }
 
 fn classify(message: &str) -> ErrorKind {
