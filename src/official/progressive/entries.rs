@@ -1,0 +1,269 @@
+//! The entries of a v0.8 data-model update while it is written: which of them a step sends, each
+//! made ready (pruned, written as text, checked) once, when it is finished.
+
+use serde_json::{Map, Value};
+
+use super::component::object;
+use super::form::{compact_json, Form};
+use super::heal::heal_data_string;
+use super::Seen;
+use crate::official::data_delta::{has_value, prune_entry_owned};
+use crate::official::partial_json::{Body, Frame, PartialJson};
+use crate::official::validator::Validator;
+
+/// The finished entries of the `contents` list of a v0.8 data-model update being written (official
+/// mode, which sends all of them on every step), each pruned, written as text and checked
+/// against the catalog once, when it is finished; see [`EntriesSoFar::update`].
+#[derive(Debug, Default)]
+pub(super) struct EntriesSoFar {
+    /// [`Frame::serial`] of the list they are in (0: none yet).
+    list: u64,
+    /// The surface and path of the update they were checked in, and their JSON text.
+    sid: String,
+    path: Option<Value>,
+    sid_json: String,
+    path_json: String,
+    /// The update with no entries passes the catalog check.
+    envelope_ok: bool,
+    /// The update the entries are checked in, one at a time (its `contents` left empty).
+    check: Value,
+    entries: Vec<Entry>,
+    /// The key of the last entry checked that had only `key` and `valueString`, and its verdict:
+    /// while only its text grows, the verdict stands ([`Validator::entry_text_is_free`]).
+    text_only: Option<(String, bool)>,
+}
+
+/// One entry of a v0.8 data-model update, as [`EntriesSoFar`] keeps it.
+#[derive(Debug)]
+struct Entry {
+    /// Its `key`, when that is a string.
+    key: Option<String>,
+    /// It has a value ([`has_value`]).
+    valued: bool,
+    /// What is sent of it (pruned of values still unfinished); `None`: nothing.
+    sent: Option<Value>,
+    /// `sent` as JSON text (text form only).
+    text: String,
+    /// The update with only this entry passes the catalog check.
+    ok: bool,
+}
+
+impl EntriesSoFar {
+    /// The update that sends every entry so far of the `contents` list at `json.stack[index]`
+    /// (the latest entry per key, pruned, as [`latest_entries`] picks them), or `None` when the
+    /// catalog rejects it. Only entries finished since the last call, and the one being written,
+    /// are looked at; the validator must check entries apart
+    /// ([`Validator::checks_entries_apart`]).
+    pub(super) fn update<M: Form>(
+        &mut self,
+        json: &PartialJson,
+        index: usize,
+        validator: &Validator,
+        sid: &str,
+        path: Option<&Value>,
+    ) -> Option<M> {
+        let Some(Frame {
+            body: Body::Array(items),
+            serial,
+            ..
+        }) = json.stack.get(index)
+        else {
+            return None;
+        };
+        if self.list != *serial || self.sid != sid || self.path.as_ref() != path {
+            let check = wrap_entries(sid, path.cloned(), Vec::new());
+            *self = EntriesSoFar {
+                list: *serial,
+                sid: sid.to_owned(),
+                path: path.cloned(),
+                sid_json: compact_json(&Value::from(sid)),
+                path_json: path.map(compact_json).unwrap_or_default(),
+                envelope_ok: validator.validate_with(&check, false).is_ok(),
+                check,
+                entries: Vec::new(),
+                text_only: None,
+            };
+        }
+        // A list only grows while it is open.
+        let done = self.entries.len().min(items.len());
+        for item in items.get(done..).unwrap_or_default() {
+            let entry = self.entry::<M>(item.clone(), validator);
+            self.entries.push(entry);
+        }
+        if M::TEXT {
+            // Entries made for the tree form get their text when first sent as text.
+            for entry in &mut self.entries {
+                if let (Some(value), true) = (&entry.sent, entry.text.is_empty()) {
+                    entry.text = compact_json(value);
+                }
+            }
+        }
+        let open = match json.stack.get(index + 1) {
+            Some(_) => json
+                .snapshot(index + 1, heal_data_string)
+                .map(|v| self.entry::<M>(v, validator)),
+            None => None,
+        };
+        let keep = latest_per_key(
+            self.entries
+                .iter()
+                .chain(open.as_ref())
+                .map(|e| (e.key.as_deref(), e.valued)),
+        );
+        let mut ok = self.envelope_ok;
+        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(keep.len());
+        for (entry, _) in self.entries.iter().zip(&keep).filter(|(_, keep)| **keep) {
+            if let Some(value) = &entry.sent {
+                ok &= entry.ok;
+                sent.push((value, &entry.text));
+            }
+        }
+        // The entry being written is last: handed over, not copied.
+        let last = open
+            .filter(|_| keep.last() == Some(&true) && keep.len() > self.entries.len())
+            .and_then(|entry| {
+                ok &= entry.ok || entry.sent.is_none();
+                Some((entry.sent?, entry.text))
+            });
+        let path = path.map(|p| (p, self.path_json.as_str()));
+        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last))
+    }
+
+    /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
+    /// written as text.
+    fn entry<M: Form>(&mut self, raw: Value, validator: &Validator) -> Entry {
+        let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
+        let valued = has_value(&raw);
+        let mut sent = prune_entry_owned(raw);
+        // The key of an entry of only `key` and a text whose verdict cannot depend on the text.
+        let text_only = sent
+            .as_ref()
+            .and_then(Value::as_object)
+            .filter(|e| e.len() == 2 && e.get("valueString").is_some_and(Value::is_string))
+            .and_then(|e| e.get("key"))
+            .and_then(Value::as_str)
+            .filter(|_| validator.entry_text_is_free());
+        let ok = match (&self.text_only, text_only) {
+            (Some((key, ok)), Some(now)) if key == now => *ok,
+            _ => {
+                // The key is copied only for a check that is made.
+                let text_only = text_only.map(str::to_owned);
+                let ok = self.check_alone(&mut sent, validator);
+                if let Some(ok) = ok {
+                    self.text_only = text_only.map(|key| (key, ok));
+                }
+                ok.unwrap_or(false)
+            }
+        };
+        let text = match (&sent, M::TEXT) {
+            (Some(value), true) => compact_json(value),
+            _ => String::new(),
+        };
+        Entry {
+            key,
+            valued,
+            sent,
+            text,
+            ok,
+        }
+    }
+
+    /// Whether the update with only `entry` passes the catalog check (`None`: nothing to check).
+    fn check_alone(&mut self, entry: &mut Option<Value>, validator: &Validator) -> Option<bool> {
+        let (Some(value), Some(list)) = (entry.take(), entries_slot(&mut self.check)) else {
+            return None;
+        };
+        list.push(value);
+        let ok = validator.validate_with(&self.check, false).is_ok();
+        *entry = entries_slot(&mut self.check).and_then(Vec::pop);
+        Some(ok)
+    }
+}
+
+/// The v0.8 entries a partial data-model update is sent with: for every key that has a value
+/// somewhere, its last entry, in order, pruned of what is incomplete.
+pub(super) fn latest_entries(list: Vec<Value>) -> Vec<Value> {
+    let keep = latest_per_key(
+        list.iter()
+            .map(|e| (e.get("key").and_then(Value::as_str), has_value(e))),
+    );
+    list.into_iter()
+        .zip(keep)
+        .filter(|(_, keep)| *keep)
+        .filter_map(|(entry, _)| prune_entry_owned(entry))
+        .collect()
+}
+
+/// Which v0.8 entries, each given as its key (when it is a string) and whether it has a value, a
+/// partial update sends: for every key that has a value somewhere, its last entry.
+fn latest_per_key<'a>(
+    entries: impl DoubleEndedIterator<Item = (Option<&'a str>, bool)> + Clone,
+) -> Vec<bool> {
+    // Keys with a value somewhere, and keys already kept, walking back from the end.
+    let mut valued = Seen::default();
+    for key in entries
+        .clone()
+        .filter(|(_, valued)| *valued)
+        .filter_map(|(key, _)| key)
+    {
+        valued.insert(key);
+    }
+    let mut seen = Seen::default();
+    let mut keep: Vec<bool> = entries
+        .rev()
+        .map(|(key, _)| key.is_some_and(|k| valued.contains(k) && seen.insert(k)))
+        .collect();
+    keep.reverse();
+    keep
+}
+
+/// `contents` as the v0.8 `dataModelUpdate` of surface `sid`, at `path` when there is one.
+pub(super) fn wrap_entries(sid: &str, path: Option<Value>, contents: Vec<Value>) -> Value {
+    let mut body = Map::new();
+    body.insert("surfaceId".into(), Value::from(sid));
+    body.insert("contents".into(), Value::Array(contents));
+    if let Some(path) = path {
+        body.insert("path".into(), path);
+    }
+    object([("dataModelUpdate", Value::Object(body))])
+}
+
+/// The entry list of an update made by [`wrap_entries`].
+fn entries_slot(update: &mut Value) -> Option<&mut Vec<Value>> {
+    update
+        .get_mut("dataModelUpdate")?
+        .get_mut("contents")?
+        .as_array_mut()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Against the rule written plainly: for every key that has a value somewhere, its
+        /// last entry; with few keys and with more than a list holds.
+        #[test]
+        fn latest_per_key_keeps_the_last_entry_of_every_valued_key(
+            entries in proptest::collection::vec((proptest::option::of(0..40u8), any::<bool>()), 0..80)
+        ) {
+            let keys: Vec<(Option<String>, bool)> = entries
+                .iter()
+                .map(|(k, v)| (k.map(|k| format!("k{k}")), *v))
+                .collect();
+            let got = latest_per_key(keys.iter().map(|(k, v)| (k.as_deref(), *v)));
+            let expected: Vec<bool> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, (key, _))| {
+                    key.as_ref().is_some_and(|k| {
+                        keys.iter().any(|(other, v)| other.as_ref() == Some(k) && *v)
+                            && !keys[i + 1..].iter().any(|(other, _)| other.as_ref() == Some(k))
+                    })
+                })
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The form a step's messages are handed out in (`Value` trees or compact JSON text), and what a
+//! step collects before it is handed out.
+
+use serde_json::Value;
+
+use super::entries::wrap_entries;
+use super::ResponsePart;
+use crate::official::catalog::Version;
+use crate::official::validator::wrap_components;
+
+/// The form a step's A2UI messages are handed out in: `Value` trees or compact JSON text.
+pub(super) trait Form: Sized {
+    /// JSON text: components are written from the text kept for each of them.
+    const TEXT: bool;
+    /// A message built as a tree.
+    fn message(msg: Value) -> Self;
+    /// The message that updates `items` (each a component's emitted form and, in the text form,
+    /// its JSON text) on surface `sid`.
+    /// `sid` comes with its JSON text (used by the text form).
+    fn components(version: Version, sid: (&str, &str), items: &[(&Value, &str)]) -> Self;
+    /// The v0.8 `dataModelUpdate` of surface `sid` at `path` with `entries` (each an entry and,
+    /// in the text form, its JSON text); `sid` and `path` come with their JSON text.
+    fn data_update(
+        sid: (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
+    ) -> Self;
+    /// The message as JSON text (kept across calls in this form).
+    fn into_text(self) -> String;
+    /// A message from JSON text that [`Form::into_text`] made.
+    fn from_text(text: String) -> Self;
+}
+
+impl Form for Value {
+    const TEXT: bool = false;
+
+    fn message(msg: Value) -> Value {
+        msg
+    }
+
+    fn components(version: Version, (sid, _): (&str, &str), items: &[(&Value, &str)]) -> Value {
+        let list = items.iter().map(|(value, _)| (*value).clone()).collect();
+        wrap_components(version, sid, list)
+    }
+
+    fn data_update(
+        (sid, _): (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
+    ) -> Value {
+        let list = entries
+            .iter()
+            .map(|(value, _)| (*value).clone())
+            .chain(last.map(|(value, _)| value))
+            .collect();
+        wrap_entries(sid, path.map(|(path, _)| path.clone()), list)
+    }
+
+    fn into_text(self) -> String {
+        compact_json(&self)
+    }
+
+    fn from_text(text: String) -> Value {
+        // The text is serde_json's own writing of a value, which reads back as that value.
+        serde_json::from_str(&text).unwrap_or(Value::Null)
+    }
+}
+
+impl Form for String {
+    const TEXT: bool = true;
+
+    fn message(msg: Value) -> String {
+        compact_json(&msg)
+    }
+
+    /// The same text as `wrap_components(..).to_string()` (members in key order), written from
+    /// the components' kept text instead of copying and serializing their trees.
+    fn components(
+        version: Version,
+        (_, sid_json): (&str, &str),
+        items: &[(&Value, &str)],
+    ) -> String {
+        let (open, close) = match version {
+            Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
+            Version::V09 => (
+                r#"{"updateComponents":{"components":["#,
+                r#","version":"v0.9"}"#,
+            ),
+        };
+        let mut out = joined(open, items, sid_json.len() + 32);
+        out.push_str(r#"],"surfaceId":"#);
+        out.push_str(sid_json);
+        out.push('}');
+        out.push_str(close);
+        out
+    }
+
+    /// The same text as the tree form's `to_string()` (members in key order).
+    fn data_update(
+        (_, sid_json): (&str, &str),
+        path: Option<(&Value, &str)>,
+        entries: &[(&Value, &str)],
+        last: Option<(Value, String)>,
+    ) -> String {
+        let last = last.map(|(_, text)| text);
+        let more = sid_json.len()
+            + path.map_or(0, |(_, text)| text.len())
+            + last.as_ref().map_or(0, String::len)
+            + 32;
+        let mut out = joined(r#"{"dataModelUpdate":{"contents":["#, entries, more);
+        if let Some(last) = last {
+            if !entries.is_empty() {
+                out.push(',');
+            }
+            out.push_str(&last);
+        }
+        out.push(']');
+        if let Some((_, path_json)) = path {
+            out.push_str(r#","path":"#);
+            out.push_str(path_json);
+        }
+        out.push_str(r#","surfaceId":"#);
+        out.push_str(sid_json);
+        out.push_str("}}");
+        out
+    }
+
+    fn into_text(self) -> String {
+        self
+    }
+
+    fn from_text(text: String) -> String {
+        text
+    }
+}
+
+/// `open` followed by the texts of `items`, comma-separated, with room for `more` bytes after.
+pub(super) fn joined(open: &str, items: &[(&Value, &str)], more: usize) -> String {
+    let size = items.iter().map(|(_, text)| text.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(open.len() + size + more);
+    out.push_str(open);
+    for (i, (_, text)) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// `value` as compact JSON text (what its `Display` writes, without going through a formatter).
+pub(super) fn compact_json(value: &Value) -> String {
+    // Writing a `Value` cannot fail: its keys are strings and the output is in memory.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// `parts` with every message passed through `f`.
+pub(super) fn map_messages<A, B>(
+    parts: Vec<ResponsePart<A>>,
+    mut f: impl FnMut(A) -> B,
+) -> Vec<ResponsePart<B>> {
+    parts
+        .into_iter()
+        .map(|part| ResponsePart {
+            text: part.text,
+            a2ui: part.a2ui.map(|list| list.into_iter().map(&mut f).collect()),
+        })
+        .collect()
+}
+
+/// Collects parts the way the reference does: prose always starts a new part; a message joins
+/// the last part (after its prose or its other messages), or starts the first one.
+pub(super) struct Out<M> {
+    pub(super) parts: Vec<ResponsePart<M>>,
+    /// Each component update replaces an earlier one for its surface in the same part (v0.8,
+    /// official mode: each repeats the earlier ones in full).
+    pub(super) keep_last: bool,
+    /// The component updates in the last part: surface and place in the list.
+    pub(super) updates: Vec<(String, usize)>,
+}
+
+impl<M: Form> Out<M> {
+    pub(super) fn new(keep_last: bool) -> Out<M> {
+        Out {
+            parts: Vec::new(),
+            keep_last,
+            updates: Vec::new(),
+        }
+    }
+
+    pub(super) fn text(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.parts.push(ResponsePart {
+                text: Some(text.to_owned()),
+                a2ui: None,
+            });
+            self.updates.clear();
+        }
+    }
+
+    /// Adds `message` to the last part; returns its place in that part's list.
+    pub(super) fn message(&mut self, message: M) -> usize {
+        match self.parts.last_mut() {
+            Some(ResponsePart {
+                a2ui: Some(list), ..
+            }) => {
+                list.push(message);
+                list.len() - 1
+            }
+            Some(part) => {
+                part.a2ui = Some(vec![message]);
+                0
+            }
+            None => {
+                self.parts.push(ResponsePart {
+                    text: None,
+                    a2ui: Some(vec![message]),
+                });
+                0
+            }
+        }
+    }
+
+    /// Adds the component update `message` for surface `sid`.
+    pub(super) fn update(&mut self, sid: &str, message: M) {
+        if self.keep_last {
+            let earlier = self.updates.iter().position(|(s, _)| s == sid);
+            let list = self.parts.last_mut().and_then(|p| p.a2ui.as_mut());
+            if let (Some(pos), Some(list)) = (earlier, list) {
+                let (_, at) = self.updates.remove(pos);
+                if at < list.len() {
+                    list.remove(at);
+                }
+                for (_, later) in &mut self.updates {
+                    if *later > at {
+                        *later -= 1;
+                    }
+                }
+            }
+        }
+        let at = self.message(message);
+        if self.keep_last {
+            self.updates.push((sid.to_owned(), at));
+        }
+    }
+}

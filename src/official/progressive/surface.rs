@@ -1,0 +1,551 @@
+//! What the parser keeps of each surface: its components as last seen and as emitted, which of
+//! them are reachable from its root, and the faults among their references.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::AtomicU64;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::component::{needs_processing, placeholder, process_component};
+use super::error::{self_reference, Error, ErrorKind};
+use super::form::compact_json;
+use crate::hash::{QuickMap, QuickSet, QuickState};
+use crate::official::catalog::Version;
+use crate::official::validator::{CheckFrame, Validator, MAX_GLOBAL_DEPTH};
+
+/// Per-surface state.
+#[derive(Debug, Default)]
+pub(super) struct Surface {
+    /// `beginRendering` / `createSurface` has been emitted.
+    pub(super) started: bool,
+    pub(super) root: Option<String>,
+    /// Latest version of every component seen, by id.
+    pub(super) comps: QuickMap<String, Comp>,
+    /// Counts insertions (the first self-reference reported is the earliest inserted).
+    pub(super) next_seq: u64,
+    /// Components stored since the last flush (in any order, maybe more than once).
+    pub(super) touched: Vec<String>,
+    /// Components that refer to themselves, by insertion: `(id, field)`.
+    pub(super) self_refs: BTreeMap<u64, (String, String)>,
+    /// Ids reachable from the root (arrived or not), with their depth, sorted by id.
+    pub(super) reach: BTreeMap<String, usize>,
+    /// `reach` has to be worked out again from the root.
+    pub(super) reach_stale: bool,
+    /// Components showing a placeholder for an id, by that id.
+    pub(super) mentioned_by: QuickMap<String, BTreeSet<String>>,
+    /// Arrived components whose emitted form the catalog rejects.
+    pub(super) invalid: BTreeSet<String>,
+    /// Placeholder components made so far, by id.
+    pub(super) placeholder_ok: QuickMap<String, Placeholder>,
+    /// Placeholder ids already put in a message.
+    pub(super) yielded_placeholders: QuickSet<String>,
+    /// Changed-only mode: components whose change is not sent yet because a step was rejected.
+    pub(super) pending: BTreeSet<String>,
+    /// Waiting in [`ProgressiveParser::queued`](super::ProgressiveParser::queued).
+    pub(super) queued: bool,
+    /// Reused by every check of one of its components against the catalog.
+    pub(super) check: CheckFrame,
+    /// Its id as JSON text (made at its first component update).
+    pub(super) sid_json: String,
+}
+
+/// A component as last seen, and what was made of it.
+#[derive(Debug)]
+pub(super) struct Comp {
+    pub(super) value: Value,
+    /// `children` / `explicitList` fields whose list was still open when this was taken.
+    pub(super) open_lists: Vec<String>,
+    /// The byte of the response where its latest writing begins (its `{`): where an error
+    /// about it is placed.
+    pub(super) at: u64,
+    pub(super) seq: u64,
+    /// Ids it refers to, as the catalog reads them.
+    pub(super) refs: Vec<String>,
+    /// `refs` as the reachability last followed them (kept up to date while reachable).
+    pub(super) followed: Vec<String>,
+    /// The form that is emitted (placeholders in, v0.8 paths made absolute) when it differs
+    /// from `value`, or the form last emitted while `stale`; `None`: `value` itself.
+    pub(super) processed: Option<Value>,
+    /// `processed` is out of date.
+    pub(super) stale: bool,
+    /// Placeholder ids `processed` refers to, in order.
+    pub(super) placeholders: Vec<String>,
+    /// The missing child ids behind `placeholders` (not the `loading_children_` ones).
+    pub(super) missing: Vec<String>,
+    /// Bumped whenever `processed` changes (starts at 0: never processed).
+    pub(super) version: u64,
+    /// The `version` last put in a message (official mode: sent or rejected, as the reference
+    /// counts it; changed-only mode: sent). Settable through a shared reference, so that a
+    /// step marks what it picks in the same look-up that reads it (an atomic rather than a
+    /// `Cell`, which would make the parser not `Sync`; only `&mut self` methods touch it).
+    pub(super) yielded: AtomicU64,
+    /// The emitted form as JSON text, made when first sent as text ([`Form::TEXT`](super::form::Form::TEXT)) and
+    /// dropped whenever `version` moves (through a shared reference, so that a step makes it in
+    /// the same look-up that picks the component).
+    pub(super) text: OnceLock<String>,
+}
+
+impl Comp {
+    /// The emitted form: `processed`, or `value` itself.
+    pub(super) fn emitted(&self) -> &Value {
+        self.processed.as_ref().unwrap_or(&self.value)
+    }
+
+    /// The emitted form as JSON text, made if it is not made yet for this `version`.
+    pub(super) fn text(&self) -> &str {
+        self.text.get_or_init(|| compact_json(self.emitted()))
+    }
+
+    /// The emitted form changed: a new `version`, whose text is made when asked for.
+    pub(super) fn bump(&mut self) {
+        self.version += 1;
+        self.text.take();
+    }
+}
+
+/// A placeholder component, as made for the catalog check.
+#[derive(Debug)]
+pub(super) struct Placeholder {
+    /// The catalog accepts it.
+    pub(super) ok: bool,
+    pub(super) made: Value,
+    /// `made` as JSON text, made when first sent as text (a placeholder never changes).
+    pub(super) text: OnceLock<String>,
+}
+
+impl Placeholder {
+    /// `made` as JSON text.
+    pub(super) fn text(&self) -> &str {
+        self.text.get_or_init(|| compact_json(&self.made))
+    }
+}
+
+impl Surface {
+    /// The topology fault that a check after each reference would have found first, with the
+    /// component at fault (the one that made that reference), or `None` when there is none.
+    ///
+    /// The references of the surface are taken in the order they were written (by where their
+    /// component begins, then by their place in it), and the shortest run of them that holds a
+    /// self-reference, or a cycle or a chain too deep reachable from the root, is found by
+    /// halving (each such fault stays when references are added). Its last reference is the
+    /// one at fault. So the fault reported, and the component set aside, do not depend on how
+    /// much of the response each check saw: one check after a whole message finds what checks
+    /// after each chunk found first.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn first_fault(&self) -> Option<(Error, String)> {
+        let mut refs: Vec<((u64, usize), &str)> = self
+            .comps
+            .iter()
+            .flat_map(|(id, c)| (0..c.refs.len()).map(move |i| ((c.at, i), id.as_str())))
+            .collect();
+        refs.sort_unstable();
+        // The fault within the first `n` references, if any.
+        let fault_within = |n: usize| -> Option<Error> {
+            let taken = refs.get(..n).unwrap_or_default();
+            let mut counts: QuickMap<&str, usize> = QuickMap::default();
+            for (_, id) in taken {
+                *counts.entry(id).or_default() += 1;
+            }
+            for &((_, i), id) in taken {
+                let comp = self.comps.get(id)?;
+                if comp.refs.get(i).is_some_and(|r| r == id) {
+                    let field = self
+                        .self_refs
+                        .values()
+                        .find(|(who, _)| who == id)
+                        .map_or("", |(_, f)| f.as_str());
+                    return Some(self_reference(id, field));
+                }
+            }
+            let root = self.root.as_deref()?;
+            let written = |id: &str, c: &Comp| counts.get(id).map_or(0, |n| (*n).min(c.refs.len()));
+            walk_from(self, root, written).err()
+        };
+        let all = refs.len();
+        fault_within(all)?;
+        // The fewest references that hold a fault: more than `lo`, at most `hi`.
+        let (mut lo, mut hi) = (0, all);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fault_within(mid).is_some() {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let e = fault_within(hi)?;
+        let (_, culprit) = refs.get(hi - 1)?;
+        Some((self.place(e, culprit), (*culprit).to_owned()))
+    }
+
+    /// `error`, placed where component `id` begins if it is here.
+    #[cold]
+    pub(super) fn place(&self, error: Error, id: &str) -> Error {
+        match self.comps.get(id) {
+            Some(comp) => error.at(comp.at),
+            None => error,
+        }
+    }
+
+    /// A surface with room for a typical UI (a table that grows allocates again each time).
+    pub(super) fn with_room() -> Surface {
+        Surface {
+            comps: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            mentioned_by: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            placeholder_ok: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
+            yielded_placeholders: QuickSet::with_capacity_and_hasher(ROOM, QuickState::default()),
+            ..Surface::default()
+        }
+    }
+
+    /// Takes out component `id`, which broke a topology rule (it refers to itself, closes a
+    /// cycle, or ends a chain too deep): the components that refer to it show its placeholder
+    /// again, and the reachable set is worked out again at the next flush.
+    #[cold]
+    pub(super) fn set_aside(&mut self, id: &str) {
+        self.queued = true;
+        self.reach_stale = true;
+        let Some(comp) = self.comps.remove(id) else {
+            return;
+        };
+        self.self_refs.remove(&comp.seq);
+        self.invalid.remove(id);
+        for child in &comp.missing {
+            if let Some(users) = self.mentioned_by.get_mut(child) {
+                users.remove(id);
+            }
+        }
+        for (other, c) in self.comps.iter_mut() {
+            if c.refs.iter().any(|r| r == id) {
+                c.stale = true;
+                self.touched.push(other.clone());
+            }
+        }
+    }
+
+    /// Sets the root; the reachable set is then worked out again.
+    pub(super) fn set_root(&mut self, root: String) {
+        if self.root.as_deref() != Some(root.as_str()) {
+            self.root = Some(root);
+            self.reach_stale = true;
+        }
+    }
+
+    /// Extends `reach` with what the `touched` components now refer to, adding every component
+    /// that became reachable or changed while reachable to `candidates`. Fails (leaving `reach`
+    /// to be worked out again) when a reference went away, or one leads back into what was
+    /// reachable before (a shared child or a cycle), or the depth limit is passed.
+    pub(super) fn grow(
+        &mut self,
+        touched: &[String],
+        candidates: &mut Vec<String>,
+    ) -> Result<(), ()> {
+        let mut added: QuickSet<String> = QuickSet::default();
+        for id in touched {
+            let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
+                continue;
+            };
+            candidates.push(id.clone());
+            // Usually the references only grew at the end (a list being written): then what
+            // was followed is all still there, and only the new tail needs a look.
+            let kept = if comp.refs.starts_with(&comp.followed) {
+                comp.followed.len()
+            } else if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
+                return Err(());
+            } else {
+                0
+            };
+            let new_refs: Vec<String> = comp
+                .refs
+                .iter()
+                .skip(kept)
+                .filter(|r| !comp.followed.contains(r))
+                .cloned()
+                .collect();
+            for r in new_refs {
+                if self.reach.contains_key(&r) {
+                    if !added.contains(&r) {
+                        return Err(());
+                    }
+                } else {
+                    self.reach_from(r, depth + 1, &mut added, candidates)?;
+                }
+            }
+            if let Some(comp) = self.comps.get_mut(id) {
+                if comp.followed != comp.refs {
+                    comp.followed.clone_from(&comp.refs);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth-first walk from a newly reachable id through components not reachable before.
+    pub(super) fn reach_from(
+        &mut self,
+        start: String,
+        depth: usize,
+        added: &mut QuickSet<String>,
+        candidates: &mut Vec<String>,
+    ) -> Result<(), ()> {
+        if depth > MAX_GLOBAL_DEPTH {
+            return Err(());
+        }
+        let mut on_path: QuickSet<String> = QuickSet::default();
+        let mut stack: Vec<WalkStep> = Vec::new();
+        self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
+        while let Some((id, depth, refs, next)) = stack.last_mut() {
+            match refs.get(*next) {
+                Some(r) => {
+                    *next += 1;
+                    let (r, child_depth) = (r.clone(), *depth + 1);
+                    if on_path.contains(&r) || child_depth > MAX_GLOBAL_DEPTH {
+                        return Err(());
+                    }
+                    if self.reach.contains_key(&r) {
+                        if added.contains(&r) {
+                            continue;
+                        }
+                        return Err(());
+                    }
+                    self.enter(r, child_depth, added, candidates, &mut on_path, &mut stack);
+                }
+                None => {
+                    let id = std::mem::take(id);
+                    let refs = std::mem::take(refs);
+                    on_path.remove(&id);
+                    if let Some(comp) = self.comps.get_mut(&id) {
+                        comp.followed = refs;
+                    }
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks `id` reachable at `depth` and puts it on the walk's stack.
+    pub(super) fn enter(
+        &mut self,
+        id: String,
+        depth: usize,
+        added: &mut QuickSet<String>,
+        candidates: &mut Vec<String>,
+        on_path: &mut QuickSet<String>,
+        stack: &mut Vec<WalkStep>,
+    ) {
+        self.reach.insert(id.clone(), depth);
+        added.insert(id.clone());
+        on_path.insert(id.clone());
+        let refs = match self.comps.get(&id) {
+            Some(comp) => {
+                candidates.push(id.clone());
+                comp.refs.clone()
+            }
+            None => Vec::new(),
+        };
+        stack.push((id, depth, refs, 0));
+    }
+
+    /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
+    /// the catalog when it changed.
+    pub(super) fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
+        let Some(comp) = self.comps.get_mut(id) else {
+            return;
+        };
+        if !comp.stale {
+            return;
+        }
+        if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
+            // Nothing to swap or rewrite: the component is its own emitted form.
+            let same = comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
+            comp.processed = None;
+            comp.stale = false;
+            comp.placeholders.clear();
+            let old_missing = std::mem::take(&mut comp.missing);
+            if !same {
+                let value = std::mem::take(&mut comp.value);
+                let (back, ok) = validator.check_component(&mut self.check, sid, value, false);
+                comp.value = back;
+                comp.bump();
+                if ok {
+                    self.invalid.remove(id);
+                } else {
+                    self.invalid.insert(id.to_owned());
+                }
+            }
+            for child in &old_missing {
+                if let Some(users) = self.mentioned_by.get_mut(child) {
+                    users.remove(id);
+                }
+            }
+            return;
+        }
+        let old_missing = std::mem::take(&mut comp.missing);
+        let old_placeholders = std::mem::take(&mut comp.placeholders);
+        let Some(comp) = self.comps.get(id) else {
+            return;
+        };
+        let mut processed = comp.value.clone();
+        let comps = &self.comps;
+        let (placeholders, missing, rewritten) = process_component(
+            &mut processed,
+            &comp.open_lists,
+            |child| comps.contains_key(child),
+            version,
+            old_placeholders,
+        );
+        let last = if comp.version == 0 {
+            None
+        } else {
+            Some(comp.emitted())
+        };
+        // Nothing rewritten: `processed` is `value` itself (no need to compare them).
+        let same = match last {
+            Some(last) if !rewritten && comp.processed.is_none() => {
+                debug_assert!(*last == processed);
+                true
+            }
+            _ => last == Some(&processed),
+        };
+        let processed = if same {
+            None
+        } else {
+            // Its own references were checked when it was stored; a placeholder can only make
+            // it refer to itself if its id is that placeholder's.
+            let may_refer_to_itself = id
+                .strip_prefix("loading_")
+                .is_some_and(|child| missing.iter().any(|m| m == child));
+            let (back, ok) =
+                validator.check_component(&mut self.check, sid, processed, may_refer_to_itself);
+            if ok {
+                self.invalid.remove(id);
+            } else {
+                self.invalid.insert(id.to_owned());
+            }
+            Some(back)
+        };
+        for pid in &placeholders {
+            if !self.placeholder_ok.contains_key(pid) {
+                let (made, ok) = validator.check_component(
+                    &mut self.check,
+                    sid,
+                    placeholder(pid, version),
+                    false,
+                );
+                let made = Placeholder {
+                    ok,
+                    made,
+                    text: OnceLock::new(),
+                };
+                self.placeholder_ok.insert(pid.clone(), made);
+            }
+        }
+        if old_missing != missing {
+            for child in old_missing.iter().filter(|c| !missing.contains(c)) {
+                if let Some(users) = self.mentioned_by.get_mut(child) {
+                    users.remove(id);
+                }
+            }
+            for child in missing.iter().filter(|c| !old_missing.contains(c)) {
+                self.mentioned_by
+                    .entry(child.clone())
+                    .or_default()
+                    .insert(id.to_owned());
+            }
+        }
+        if let Some(comp) = self.comps.get_mut(id) {
+            comp.stale = false;
+            comp.placeholders = placeholders;
+            comp.missing = missing;
+            match processed {
+                Some(processed) => {
+                    debug_assert_eq!(rewritten, processed != comp.value);
+                    comp.processed = rewritten.then_some(processed);
+                    comp.bump();
+                }
+                None => {
+                    // Unchanged: keep the form, unless it is the component itself.
+                    if comp.processed.as_ref() == Some(&comp.value) {
+                        comp.processed = None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A component on a depth-first walk: id, depth, its references, the next one to follow.
+type WalkStep = (String, usize, Vec<String>, usize);
+
+/// Components (and placeholders) a surface has room for from the start.
+const ROOM: usize = 16;
+
+/// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
+/// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
+/// an error, worded as the reference words it (see [`Surface::first_fault`] for the component
+/// at fault).
+pub(super) fn full_reach(surface: &Surface, root: &str) -> Result<BTreeMap<String, usize>, Error> {
+    walk_from(surface, root, |_, c| c.refs.len())
+}
+
+/// [`full_reach`] following only the first `written(id, comp)` references of each component.
+fn walk_from(
+    surface: &Surface,
+    root: &str,
+    written: impl Fn(&str, &Comp) -> usize,
+) -> Result<BTreeMap<String, usize>, Error> {
+    let mut reach = BTreeMap::new();
+    if !surface.comps.contains_key(root) {
+        return Ok(reach);
+    }
+    let refs_of = |id: &str| {
+        surface
+            .comps
+            .get(id)
+            .and_then(|c| c.refs.get(..written(id, c)))
+            .unwrap_or_default()
+    };
+    let mut on_path: QuickSet<&str> = QuickSet::default();
+    // (node, depth, next edge index)
+    let mut stack: Vec<(&str, usize, usize)> = vec![(root, 0, 0)];
+    reach.insert(root.to_owned(), 0);
+    on_path.insert(root);
+    while let Some((node, depth, index)) = stack.last_mut() {
+        let next = refs_of(node).get(*index);
+        *index += 1;
+        match next {
+            Some(child) => {
+                let child_depth = *depth + 1;
+                if !reach.contains_key(child.as_str()) {
+                    if child_depth > MAX_GLOBAL_DEPTH {
+                        let e = Error::new(
+                            ErrorKind::Topology,
+                            format!(
+                                "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
+                            ),
+                        );
+                        return Err(e);
+                    }
+                    reach.insert(child.clone(), child_depth);
+                    on_path.insert(child);
+                    stack.push((child, child_depth, 0));
+                } else if on_path.contains(child.as_str()) {
+                    let e = Error::new(
+                        ErrorKind::Topology,
+                        format!("Circular reference detected involving component '{child}'"),
+                    );
+                    return Err(e);
+                }
+            }
+            None => {
+                let node = *node;
+                on_path.remove(node);
+                stack.pop();
+            }
+        }
+    }
+    Ok(reach)
+}
