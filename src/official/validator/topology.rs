@@ -1,0 +1,268 @@
+//! The integrity of a component list: unique ids, the root, references that resolve, no
+//! self-references or cycles, nothing unreachable, and the depth of the tree.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use serde_json::Value;
+
+use super::{ValidationError, DEFAULT_ROOT, MAX_GLOBAL_DEPTH};
+use crate::hash::QuickSet;
+use crate::official::catalog::Catalog;
+
+/// The root component id of surface `surface_id` as `messages` declare it: the `root` of its
+/// `beginRendering` (v0.8; `root` when absent), or `root` when a `createSurface` for it is
+/// present (v0.9). `None` when the list does not begin the surface (an incremental update).
+/// With `surface_id` `None`, the first surface begun counts.
+///
+/// ```
+/// use a2ui_stream::official::validator::find_root_id;
+/// use serde_json::json;
+/// let msgs = [json!({"beginRendering": {"surfaceId": "a", "root": "top"}})];
+/// assert_eq!(find_root_id(&msgs, Some("a")).as_deref(), Some("top"));
+/// assert_eq!(find_root_id(&msgs, Some("b")), None);
+/// ```
+pub fn find_root_id(messages: &[Value], surface_id: Option<&str>) -> Option<String> {
+    let surface_matches = |body: &Value| match surface_id {
+        Some(sid) if !sid.is_empty() => body.get("surfaceId").and_then(Value::as_str) == Some(sid),
+        _ => true,
+    };
+    for message in messages {
+        if let Some(begin) = message.get("beginRendering") {
+            if !surface_matches(begin) {
+                continue;
+            }
+            let root = begin.get("root").and_then(Value::as_str);
+            return Some(root.unwrap_or(DEFAULT_ROOT).to_owned());
+        }
+        if let Some(create) = message.get("createSurface") {
+            if !surface_matches(create) {
+                continue;
+            }
+            return Some(DEFAULT_ROOT.to_owned());
+        }
+    }
+    None
+}
+
+pub(super) fn id_of(component: &Value) -> Option<String> {
+    match component.get("id")? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn id_text(component: &Value) -> String {
+    id_of(component).unwrap_or_else(|| "None".to_owned())
+}
+
+/// Checks one component list: ids unique; and unless `skip_root_check` or `root_id` is `None`,
+/// the root present and every reference pointing at a component of the list.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::validator::check_components;
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
+/// let comps = [json!({"id": "root", "component": "Card", "child": "x"})];
+/// let err = check_components(&catalog, Some("root"), &comps, false).unwrap_err();
+/// assert_eq!(err.message(), "Component 'root' references non-existent component 'x' in field 'child'");
+/// assert!(check_components(&catalog, None, &comps, false).is_ok());
+/// ```
+pub fn check_components(
+    catalog: &Catalog,
+    root_id: Option<&str>,
+    components: &[Value],
+    skip_root_check: bool,
+) -> Result<(), ValidationError> {
+    let mut ids = HashSet::new();
+    for comp in components {
+        if let Some(id) = id_of(comp) {
+            if ids.contains(&id) {
+                return Err(ValidationError::new(format!(
+                    "Duplicate component ID: {id}"
+                )));
+            }
+            ids.insert(id);
+        }
+    }
+    let Some(root) = root_id else { return Ok(()) };
+    if skip_root_check {
+        return Ok(());
+    }
+    if !ids.contains(root) {
+        return Err(ValidationError::new(format!(
+            "Missing root component: No component has id='{root}'"
+        )));
+    }
+    for comp in components {
+        let mut dangling = None;
+        catalog.for_each_reference(comp, |r, field| {
+            if dangling.is_none() && !ids.contains(r) {
+                dangling = Some((r, field));
+            }
+        });
+        if let Some((r, field)) = dangling {
+            return Err(ValidationError::new(format!(
+                "Component '{}' references non-existent component '{r}' in field '{field}'",
+                id_text(comp),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Walks the component graph of one list: fails on a self-reference, a cycle, or a chain deeper
+/// than [`MAX_GLOBAL_DEPTH`]; with `raise_on_orphans`, also on a component not reachable from
+/// `root_id`. Returns the ids reached from the root (from every component when `root_id` is
+/// `None`), including referenced ids that the list does not define.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::validator::analyze_topology;
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
+/// let comps = [json!({"id": "root", "component": "Column", "children": ["a"]}),
+///              json!({"id": "a", "component": "Text"}),
+///              json!({"id": "lost", "component": "Text"})];
+/// let reached = analyze_topology(&catalog, Some("root"), &comps, false)?;
+/// assert!(reached.contains("a") && !reached.contains("lost"));
+/// let err = analyze_topology(&catalog, Some("root"), &comps, true).unwrap_err();
+/// assert_eq!(err.message(), "Component 'lost' is not reachable from 'root'");
+/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+/// ```
+pub fn analyze_topology(
+    catalog: &Catalog,
+    root_id: Option<&str>,
+    components: &[Value],
+    raise_on_orphans: bool,
+) -> Result<BTreeSet<String>, ValidationError> {
+    let graph = Graph::new(catalog, components)?;
+    let reached = graph.walk(root_id, raise_on_orphans)?;
+    Ok(reached.into_iter().map(str::to_owned).collect())
+}
+
+/// [`analyze_topology`] without handing out what was reached.
+pub(super) fn check_topology(
+    catalog: &Catalog,
+    root_id: Option<&str>,
+    components: &[Value],
+    raise_on_orphans: bool,
+) -> Result<(), ValidationError> {
+    Graph::new(catalog, components)?
+        .walk(root_id, raise_on_orphans)
+        .map(drop)
+}
+
+/// The references of a list of components, by id, borrowed from the list (an id that is not a
+/// string is written out).
+struct Graph<'v> {
+    adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>>,
+}
+
+impl<'v> Graph<'v> {
+    /// Fails on the first component that refers to itself.
+    fn new(catalog: &Catalog, components: &'v [Value]) -> Result<Graph<'v>, ValidationError> {
+        let mut adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>> = BTreeMap::new();
+        for comp in components {
+            let id: Cow<'v, str> = match comp.get("id") {
+                None | Some(Value::Null) => continue,
+                Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
+                Some(other) => Cow::Owned(other.to_string()),
+            };
+            let mut self_field = None;
+            let mut refs = Vec::new();
+            catalog.for_each_reference(comp, |r, field| {
+                if r == id {
+                    self_field.get_or_insert(field);
+                } else if self_field.is_none() {
+                    refs.push(r);
+                }
+            });
+            if let Some(field) = self_field {
+                return Err(ValidationError::new(format!(
+                    "Self-reference detected: Component '{id}' references itself in field '{field}'"
+                ))
+                .in_component(&id));
+            }
+            adjacency.entry(id).or_default().extend(refs);
+        }
+        Ok(Graph { adjacency })
+    }
+
+    /// The ids reached from `root_id` (from every component when `None`); fails on a cycle, a
+    /// chain too deep, or (with `raise_on_orphans`) a component not reached from the root.
+    fn walk(
+        &self,
+        root_id: Option<&str>,
+        raise_on_orphans: bool,
+    ) -> Result<BTreeSet<&str>, ValidationError> {
+        let mut walk = Walk {
+            adjacency: &self.adjacency,
+            visited: BTreeSet::new(),
+            on_path: QuickSet::default(),
+        };
+        match root_id {
+            Some(root) => {
+                if let Some((root, _)) = self.adjacency.get_key_value(root) {
+                    walk.visit(root, 0, root)?;
+                }
+                if raise_on_orphans {
+                    if let Some(orphan) = self
+                        .adjacency
+                        .keys()
+                        .find(|id| !walk.visited.contains(id.as_ref()))
+                    {
+                        return Err(ValidationError::new(format!(
+                            "Component '{orphan}' is not reachable from '{root}'"
+                        )));
+                    }
+                }
+            }
+            None => {
+                for id in self.adjacency.keys() {
+                    if !walk.visited.contains(id.as_ref()) {
+                        walk.visit(id, 0, id)?;
+                    }
+                }
+            }
+        }
+        Ok(walk.visited)
+    }
+}
+
+struct Walk<'g> {
+    adjacency: &'g BTreeMap<Cow<'g, str>, Vec<&'g str>>,
+    visited: BTreeSet<&'g str>,
+    on_path: QuickSet<&'g str>,
+}
+
+impl<'g> Walk<'g> {
+    /// Depth-first visit of `id`, reached from `parent` (`id` itself at the start); recursion
+    /// is bounded by [`MAX_GLOBAL_DEPTH`].
+    fn visit(&mut self, id: &'g str, depth: usize, parent: &str) -> Result<(), ValidationError> {
+        if depth > MAX_GLOBAL_DEPTH {
+            return Err(ValidationError::new(format!(
+                "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
+            ))
+            .in_component(parent));
+        }
+        self.visited.insert(id);
+        self.on_path.insert(id);
+        if let Some(next) = self.adjacency.get(id) {
+            for &n in next {
+                if !self.visited.contains(n) {
+                    self.visit(n, depth + 1, id)?;
+                } else if self.on_path.contains(n) {
+                    return Err(ValidationError::new(format!(
+                        "Circular reference detected involving component '{n}'"
+                    ))
+                    .in_component(n));
+                }
+            }
+        }
+        self.on_path.remove(id);
+        Ok(())
+    }
+}
