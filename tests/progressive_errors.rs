@@ -11,7 +11,9 @@
 use std::collections::BTreeMap;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, Error, ErrorKind, ProgressiveParser};
+use a2ui_stream::official::progressive::{
+    Emission, Error, ErrorKind, ProgressiveParser, ResponsePart,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -43,8 +45,7 @@ struct Run {
     screen: BTreeMap<String, Value>,
 }
 
-/// Feeds `chunks` in `mode`, going on after every error, then calls with an empty chunk until
-/// nothing is left over.
+/// Feeds `chunks` in `mode`, going on after every error, then ends the response.
 fn run(chunks: &[&str], mode: Emission) -> Run {
     let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
     let mut out = Run {
@@ -52,20 +53,25 @@ fn run(chunks: &[&str], mode: Emission) -> Run {
         prose: String::new(),
         screen: BTreeMap::new(),
     };
-    let ends = std::iter::repeat_n("", 8);
-    for chunk in chunks.iter().copied().chain(ends) {
-        match parser.process_chunk(chunk) {
-            Ok(parts) => {
-                for part in parts {
-                    out.prose.push_str(part.text.as_deref().unwrap_or_default());
-                    for msg in part.a2ui.into_iter().flatten() {
-                        show(&mut out.screen, msg, mode);
-                    }
-                }
+    let take = |out: &mut Run, parts: Vec<ResponsePart>| {
+        for part in parts {
+            out.prose.push_str(part.text.as_deref().unwrap_or_default());
+            for msg in part.a2ui.into_iter().flatten() {
+                show(&mut out.screen, msg, mode);
             }
+        }
+    };
+    for chunk in chunks {
+        match parser.process_chunk(chunk) {
+            Ok(parts) => take(&mut out, parts),
             Err(e) => out.errors.push(e),
         }
     }
+    let (parts, errors) = parser.finish();
+    take(&mut out, parts);
+    out.errors.extend(errors);
+    // Nothing is left after the end.
+    assert_eq!(parser.finish(), (Vec::new(), Vec::new()));
     out
 }
 

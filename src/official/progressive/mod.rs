@@ -375,6 +375,75 @@ impl ProgressiveParser {
         self.step(chunk)
     }
 
+    /// Ends the response, after its last chunk: everything still to come, and every error still
+    /// to report. After an error, what followed it in its chunk comes out of the next call, so
+    /// a last chunk holding several faults needs several more calls; this makes them (at most
+    /// one error per message or block is left). Text held back because it could have been the
+    /// start of an `<a2ui-json>` tag is prose after all and is handed out. A block that was
+    /// never closed is not an error: what it showed stays shown, as when a model is cut off.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
+    /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// // Two blocks with no JSON in them, then prose ending in what could start a tag.
+    /// let err = parser.process_chunk("A <a2ui-json>?</a2ui-json> B <a2ui-json>!</a2ui-json> C <a2ui").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Json);
+    /// let (parts, errors) = parser.finish();
+    /// assert_eq!(errors.len(), 1, "the second block's error");
+    /// let prose: String = parts.iter().filter_map(|p| p.text.as_deref()).collect();
+    /// assert_eq!(prose, "A  B  C <a2ui");
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn finish(&mut self) -> (Vec<ResponsePart>, Vec<Error>) {
+        self.finish_as()
+    }
+
+    /// [`ProgressiveParser::finish`] with every message as its compact JSON text (see
+    /// [`ProgressiveParser::process_chunk_json`]).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// let parts = parser.process_chunk_json("Done. <a2ui-j")?;
+    /// assert_eq!(parts[0].text.as_deref(), Some("Done. "));
+    /// let (parts, errors) = parser.finish_json();
+    /// assert!(errors.is_empty());
+    /// assert_eq!(parts[0].text.as_deref(), Some("<a2ui-j"));
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn finish_json(&mut self) -> (Vec<ResponsePart<String>>, Vec<Error>) {
+        self.finish_as()
+    }
+
+    fn finish_as<M: Form>(&mut self) -> (Vec<ResponsePart<M>>, Vec<Error>) {
+        let mut parts = Vec::new();
+        let mut errors = Vec::new();
+        // Each error takes at least one byte of the text left over, or mends one surface for
+        // good: the calls come to rest within that many (the bound only guards against a
+        // parser that would not).
+        let calls = self.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        for _ in 0..calls {
+            match self.step::<M>("") {
+                Ok(more) => {
+                    parts.extend(more);
+                    break;
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if !self.in_block && !self.held.is_empty() {
+            let mut out = Out::<M>::new(false);
+            out.text(&std::mem::take(&mut self.held));
+            parts.extend(out.parts);
+        }
+        (parts, errors)
+    }
+
     fn step<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let mut out = Out::new(keep_last);
