@@ -348,6 +348,33 @@ fn what_a_chunk_completed_before_an_error_comes_with_the_next_call() {
 }
 
 #[test]
+fn finishing_hands_out_a_held_tag_start_as_prose_but_not_the_tail_of_an_open_block() {
+    // Prose ending in what could have begun a tag: it was prose after all.
+    let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
+    let parts = parser.process_chunk("See <a2ui-j").expect("prose");
+    assert_eq!(parts[0].text.as_deref(), Some("See "));
+    let (parts, errors) = parser.finish();
+    assert!(errors.is_empty(), "{errors:?}");
+    let prose: Vec<_> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
+    assert_eq!(prose, ["<a2ui-j"]);
+
+    // A block cut off (a model stopped mid-block): what it showed stays, nothing more comes,
+    // and what could have begun its closing tag is not prose.
+    let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
+    let whole = update(&[text("r", "Hi")]);
+    let cut = format!(
+        r#"<a2ui-json>[{{"beginRendering": {{"surfaceId": "s", "root": "r"}}}}, {}</a2ui"#,
+        &whole[..whole.find("Hi").expect("the text") + 1]
+    );
+    let shown = run(&[&cut], Emission::Official);
+    assert!(shown.errors.is_empty(), "{:?}", shown.errors);
+    assert_eq!(shown.prose, "");
+    assert_eq!(shown.screen["s"]["r"]["Text"]["text"], "H");
+    parser.process_chunk(&cut).expect("a block being written");
+    assert_eq!(parser.finish(), (Vec::new(), Vec::new()));
+}
+
+#[test]
 fn offsets_count_every_chunk_fed() {
     let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
     for _ in 0..3 {

@@ -427,16 +427,19 @@ impl ProgressiveParser {
         // good: the calls come to rest within that many (the bound only guards against a
         // parser that would not).
         let calls = self.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        let mut rested = false;
         for _ in 0..calls {
             match self.step::<M>("") {
                 Ok(more) => {
                     parts.extend(more);
+                    rested = true;
                     break;
                 }
                 Err(e) => errors.push(e),
             }
         }
-        if !self.in_block && !self.held.is_empty() {
+        // At rest, all that is held is what could have begun a tag.
+        if rested && !self.in_block && !self.held.is_empty() {
             let mut out = Out::<M>::new(false);
             out.text(&std::mem::take(&mut self.held));
             parts.extend(out.parts);
