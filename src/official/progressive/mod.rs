@@ -15,6 +15,9 @@
 //! * data-model updates are passed on as their entries complete;
 //! * cycles and self-references are errors, and messages are checked against the catalog.
 //!
+//! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: the rest
+//! of a chunk that held several errors, and text held back as a possible tag start.
+//!
 //! Work per chunk is proportional to the chunk and to what is emitted: every character is looked
 //! at once, finished values are kept and never re-read, only the component being written is
 //! copied when it visibly changes, reachability grows from what changed, each component's
