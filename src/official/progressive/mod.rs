@@ -443,9 +443,10 @@ impl ProgressiveParser {
         }
         // At rest, all that is held is what could have begun a tag.
         if rested && !self.in_block && !self.held.is_empty() {
-            let mut out = Out::<M>::new(false);
-            out.text(&std::mem::take(&mut self.held));
-            parts.extend(out.parts);
+            parts.push(ResponsePart {
+                text: Some(std::mem::take(&mut self.held)),
+                a2ui: None,
+            });
         }
         (parts, errors)
     }
