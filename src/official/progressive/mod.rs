@@ -1011,16 +1011,13 @@ impl ProgressiveParser {
                         }
                     }
                 }
-                messages.push(object([
-                    ("version", Value::from("v0.9")),
-                    (
-                        kind,
-                        object([
-                            ("surfaceId", Value::String(sid)),
-                            ("value", Value::Object(delta)),
-                        ]),
-                    ),
-                ]));
+                messages.push(v09_message(
+                    kind,
+                    object([
+                        ("surfaceId", Value::String(sid)),
+                        ("value", Value::Object(delta)),
+                    ]),
+                ));
             }
             (Version::V08, Emission::ChangedOnly) => {
                 // The changed entries, grouped by the map they sit in.
@@ -1057,17 +1054,14 @@ impl ProgressiveParser {
                         let value = value_at(&self.emitted_data, &change.path)
                             .cloned()
                             .unwrap_or(Value::Null);
-                        let msg = object([
-                            ("version", Value::from("v0.9")),
-                            (
-                                kind,
-                                object([
-                                    ("surfaceId", Value::from(sid.as_str())),
-                                    ("path", Value::String(pointer(None, &change.path))),
-                                    ("value", value),
-                                ]),
-                            ),
-                        ]);
+                        let msg = v09_message(
+                            kind,
+                            object([
+                                ("surfaceId", Value::from(sid.as_str())),
+                                ("path", Value::String(pointer(None, &change.path))),
+                                ("value", value),
+                            ]),
+                        );
                         if self.validator.validate_with(&msg, false).is_ok() {
                             checked.push(msg);
                             continue;
@@ -1079,16 +1073,13 @@ impl ProgressiveParser {
                     }
                 }
                 if !top.is_empty() {
-                    messages.push(object([
-                        ("version", Value::from("v0.9")),
-                        (
-                            kind,
-                            object([
-                                ("surfaceId", Value::String(sid)),
-                                ("value", Value::Object(top)),
-                            ]),
-                        ),
-                    ]));
+                    messages.push(v09_message(
+                        kind,
+                        object([
+                            ("surfaceId", Value::String(sid)),
+                            ("value", Value::Object(top)),
+                        ]),
+                    ));
                 }
             }
         }
@@ -1552,6 +1543,11 @@ impl<'a> Seen<'a> {
 /// Up to this many keys or ids, a list compared one by one finds one sooner than a hash table
 /// (and allocates once, not twice).
 const FEW: usize = 16;
+
+/// The v0.9 message of `kind` with `body`: `{"version": "v0.9", kind: body}`.
+fn v09_message(kind: &str, body: Value) -> Value {
+    object([("version", Value::from("v0.9")), (kind, body)])
+}
 
 /// Whether the component closing at the top of `stack` is stored already, exactly as it closes
 /// (the last look at it while it was open saw all of it), on surface `sid`: then handing it over
