@@ -44,6 +44,14 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 /// The A2UI protocol version a catalog describes.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!({}));
+/// assert_eq!(catalog.version(), Version::V09);
+/// assert!(Version::V08 < Version::V09);
+/// assert_eq!(Version::V08.to_string(), "0.8");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Version {
     /// v0.8: `beginRendering`, `surfaceUpdate`, `dataModelUpdate`, `deleteSurface`; components are
@@ -106,6 +114,17 @@ impl fmt::Display for Version {
 }
 
 /// How a component property refers to other components.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
+///     "Card": {"properties": {"child": {"type": "string"}}},
+///     "Column": {"properties": {"children": {"type": "object", "properties": {
+///         "explicitList": {"type": "array", "items": {"type": "string"}}}}}}}}), json!({}));
+/// assert_eq!(catalog.ref_kind("Card", "child"), Some(RefKind::Single));
+/// assert_eq!(catalog.ref_kind("Column", "children"), Some(RefKind::List));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RefKind {
     /// The property holds one component id (`child`, a `ComponentId`).
@@ -116,6 +135,17 @@ pub enum RefKind {
 }
 
 /// One reference from a component to another, found by [`Catalog::references`].
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, ComponentRef, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!({}));
+/// let column = json!({"id": "col", "component": {"Column": {"children": {"explicitList": ["a", "b"]}}}});
+/// assert_eq!(catalog.references(&column), vec![
+///     ComponentRef { id: "a", field: "children.explicitList".to_owned() },
+///     ComponentRef { id: "b", field: "children.explicitList".to_owned() },
+/// ]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComponentRef<'a> {
     /// The id referred to.
@@ -126,6 +156,20 @@ pub struct ComponentRef<'a> {
 }
 
 /// What a catalog says about one component type.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {"Card": {
+///     "type": "object",
+///     "properties": {"child": {"type": "string"}, "title": {"type": "string"}},
+///     "required": ["child"]}}}), json!({}));
+/// let card = catalog.component("Card").unwrap();
+/// assert!(card.single_refs.contains("child"));
+/// assert!(card.list_refs.is_empty());
+/// assert!(card.required.contains("child") && !card.required.contains("title"));
+/// assert_eq!(card.schema["type"], "object");
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ComponentInfo {
     /// The component's JSON Schema, as written in the catalog.
@@ -140,6 +184,14 @@ pub struct ComponentInfo {
 }
 
 /// A catalog could not be loaded.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// let missing = std::path::Path::new("/nonexistent/a2ui/spec");
+/// let err = Catalog::basic(missing, Version::V08).unwrap_err();
+/// assert!(!err.to_string().is_empty());
+/// assert_eq!(err.to_string(), err.message());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogError {
     message: String,
@@ -173,6 +225,17 @@ impl fmt::Display for CatalogError {
 impl std::error::Error for CatalogError {}
 
 /// A component catalog with its message schemas; see the [module documentation](self).
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V09, json!(null), json!({"catalogId": "mine", "components": {
+///     "Text": {"type": "object"}, "Row": {"properties": {"children": {"type": "array"}}}}}), json!({}));
+/// assert_eq!(catalog.catalog_id(), Some("mine"));
+/// assert_eq!(catalog.component_names().collect::<Vec<_>>(), ["Row", "Text"]);
+/// let row = json!({"id": "r", "component": "Row", "children": ["t1", "t2"]});
+/// assert_eq!(catalog.references(&row).len(), 2);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Catalog {
     version: Version,

@@ -25,11 +25,37 @@ use std::fmt;
 use serde_json::Value;
 
 /// The tag that opens an A2UI JSON block.
+///
+/// ```
+/// use a2ui_stream::official::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
+/// let reply = format!("Hi {OPEN_TAG}[]{CLOSE_TAG}");
+/// assert_eq!(OPEN_TAG, "<a2ui-json>");
+/// assert!(has_a2ui_parts(&reply));
+/// ```
 pub const OPEN_TAG: &str = "<a2ui-json>";
 /// The tag that closes an A2UI JSON block.
+///
+/// ```
+/// use a2ui_stream::official::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
+/// assert_eq!(CLOSE_TAG, "</a2ui-json>");
+/// assert!(!has_a2ui_parts(OPEN_TAG)); // a block needs both tags
+/// ```
 pub const CLOSE_TAG: &str = "</a2ui-json>";
 
 /// One part of a response: prose, and the A2UI messages of the block that follows it.
+///
+/// ```
+/// use a2ui_stream::official::response::{parse_response, ResponsePart};
+/// use serde_json::json;
+/// let parts = parse_response("Done. <a2ui-json>{\"deleteSurface\": {\"surfaceId\": \"s\"}}</a2ui-json> Bye.")?;
+/// assert_eq!(parts, vec![
+///     // A single message is wrapped in a list; the prose after the last block is a part of
+///     // its own.
+///     ResponsePart { text: "Done.".into(), a2ui_json: Some(vec![json!({"deleteSurface": {"surfaceId": "s"}})]) },
+///     ResponsePart { text: "Bye.".into(), a2ui_json: None },
+/// ]);
+/// # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResponsePart {
     /// The prose before the block, trimmed (may be empty).
@@ -39,6 +65,13 @@ pub struct ResponsePart {
 }
 
 /// A response could not be parsed; the message uses the reference implementation's words.
+///
+/// ```
+/// use a2ui_stream::official::response::parse_response;
+/// let err = parse_response("<a2ui-json>[{\"a\": </a2ui-json>").unwrap_err();
+/// assert!(err.to_string().starts_with("Failed to parse JSON"));
+/// assert_eq!(err.to_string(), err.message());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseError {
     message: String,

@@ -26,6 +26,27 @@ pub struct Error {
 }
 
 /// The kind of an [`Error`].
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::progressive::{ErrorKind, Limits, ProgressiveParser};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
+///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), json!(null));
+/// let kind = |parser: &mut ProgressiveParser, text: &str| parser.process_chunk(text).unwrap_err().kind();
+///
+/// let mut parser = ProgressiveParser::new(&catalog)?;
+/// assert_eq!(kind(&mut parser, "<a2ui-json>[{]</a2ui-json>"), ErrorKind::Json);
+///
+/// let mut parser = ProgressiveParser::new(&catalog)?;
+/// let itself = r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "c"}},
+///     {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "c", "component": {"Card": {"child": "c"}}}]}}]</a2ui-json>"#;
+/// assert_eq!(kind(&mut parser, itself), ErrorKind::Topology);
+///
+/// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(Limits { max_block_bytes: 16, ..Limits::default() });
+/// assert_eq!(kind(&mut parser, "<a2ui-json>[{\"deleteSurface\": {\"surfaceId\": \"s\"}}]"), ErrorKind::Limit);
+/// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {

@@ -152,6 +152,32 @@ struct Current {
 }
 
 /// The streaming parser; see the [module documentation](self).
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::progressive::ProgressiveParser;
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
+///     "Text": {"type": "object", "properties": {"text": {"type": "object"}}}}}), json!(null));
+/// let mut parser = ProgressiveParser::new(&catalog)?;
+/// let reply = r#"Here you go. <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},
+///     {"surfaceUpdate": {"surfaceId": "s", "components": [
+///         {"id": "t", "component": {"Text": {"text": {"literalString": "Hello there"}}}}]}}]</a2ui-json>"#;
+/// let mut shown = Vec::new();
+/// for piece in reply.as_bytes().chunks(5) {
+///     shown.extend(parser.process_chunk(std::str::from_utf8(piece).unwrap())?);
+/// }
+/// let (rest, errors) = parser.finish();
+/// assert!(rest.is_empty() && errors.is_empty());
+/// // The prose comes first, then the surface, then the text as it grows ("Hel", ..., "Hello there").
+/// assert_eq!(shown[0].text.as_deref(), Some("Here "));
+/// let texts: Vec<String> = shown.iter().filter_map(|part| part.a2ui.as_ref())
+///     .filter_map(|messages| messages[0].pointer("/surfaceUpdate/components/0/component/Text/text/literalString"))
+///     .map(|text| text.as_str().unwrap().to_owned()).collect();
+/// assert_eq!(texts.last().map(String::as_str), Some("Hello there"));
+/// assert!(texts.len() > 1 && texts.windows(2).all(|w| w[1].starts_with(w[0].as_str())));
+/// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+/// ```
 pub struct ProgressiveParser {
     validator: Arc<Validator>,
     version: Version,

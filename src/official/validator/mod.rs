@@ -77,8 +77,26 @@ pub use topology::{analyze_topology, check_components, find_root_id};
 use topology::{check_topology, id_of};
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
+///
+/// ```
+/// use a2ui_stream::official::validator::{check_depth_and_paths, MAX_GLOBAL_DEPTH};
+/// use serde_json::json;
+/// let nested = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!({"a": inner}));
+/// assert!(check_depth_and_paths(&nested(MAX_GLOBAL_DEPTH)).is_ok());
+/// let err = check_depth_and_paths(&nested(MAX_GLOBAL_DEPTH + 1)).unwrap_err();
+/// assert_eq!(err.message(), "Global recursion limit exceeded: Depth > 50");
+/// ```
 pub const MAX_GLOBAL_DEPTH: usize = 50;
 /// How deeply `functionCall`s may nest inside each other's `args`.
+///
+/// ```
+/// use a2ui_stream::official::validator::{check_depth_and_paths, MAX_FUNC_CALL_DEPTH};
+/// use serde_json::json;
+/// let calls = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!({"call": "f", "args": {"x": inner}}));
+/// assert!(check_depth_and_paths(&calls(MAX_FUNC_CALL_DEPTH)).is_ok());
+/// let err = check_depth_and_paths(&calls(MAX_FUNC_CALL_DEPTH + 1)).unwrap_err();
+/// assert_eq!(err.message(), "Recursion limit exceeded: functionCall depth > 5");
+/// ```
 pub const MAX_FUNC_CALL_DEPTH: usize = 5;
 
 const DEFAULT_ROOT: &str = "root";
@@ -86,6 +104,20 @@ const DEFAULT_BASE: &str = "https://a2ui.org/";
 
 /// A message list failed validation; [`message`](ValidationError::message) says why, in the
 /// reference implementation's words.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::validator::Validator;
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!(null));
+/// let validator = Validator::new(&catalog)?;
+/// let twice = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
+///     {"id": "x", "component": {"Text": {}}}, {"id": "x", "component": {"Text": {}}}]}}]);
+/// let err = validator.validate(&twice).unwrap_err();
+/// assert_eq!(err.to_string(), "Duplicate component ID: x");
+/// assert_eq!(err.component(), None);
+/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationError {
     message: String,
@@ -156,6 +188,28 @@ impl std::error::Error for ValidationError {}
 ///
 /// Schemas are compiled once, in [`Validator::new`]; validating is then cheap enough to run on
 /// every message of a stream.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::validator::Validator;
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {
+///     "Text": {"type": "object", "properties": {"text": {"type": "string"}}}}}), json!(null));
+/// let validator = Validator::new(&catalog)?;
+/// let ui = json!([
+///     {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+///         {"id": "root", "component": "Text", "text": "Hello"}]}}]);
+/// assert!(validator.validate(&ui).is_ok());
+/// let orphan = json!([
+///     {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+///         {"id": "root", "component": "Text", "text": "Hello"},
+///         {"id": "stray", "component": "Text", "text": "Nobody shows me"}]}}]);
+/// assert_eq!(validator.validate(&orphan).unwrap_err().message(),
+///     "Component 'stray' is not reachable from 'root'");
+/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+/// ```
 pub struct Validator {
     catalog: Catalog,
     compiled: Compiled,
