@@ -1,6 +1,18 @@
 //! Splitter configuration: framing and limits.
 
 /// How A2UI JSON is found in the stream.
+///
+/// ```
+/// use a2ui_stream::{Config, Event, Framing, Splitter};
+/// let json = br#"{"deleteSurface":{"surfaceId":"s"}}"#;
+/// // Tagged (the default): JSON outside an `<a2ui-json>` block is prose.
+/// let mut tagged = Splitter::new();
+/// assert!(matches!(tagged.feed(json).next(), Some(Ok(Event::Text(_)))));
+/// // Bare: the whole stream is A2UI JSON.
+/// let mut bare = Splitter::with_config(Config { framing: Framing::Bare, ..Config::default() });
+/// let Some(Ok(Event::Message(m))) = bare.feed(json).next() else { panic!() };
+/// assert_eq!(m.surface_id(), Some("s"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Framing {
     /// Prose with `<a2ui-json>…</a2ui-json>` blocks, the legacy `---a2ui_JSON---` delimiter and
@@ -51,6 +63,17 @@ impl Default for Config {
 
 impl Config {
     /// The default configuration with [`Framing::Bare`].
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Event, MessageKind, Splitter};
+    /// // Tool-call arguments: a bare JSON array of messages, cut mid-string.
+    /// let mut splitter = Splitter::with_config(Config::bare());
+    /// assert_eq!(splitter.feed(br#"[{"createSurface":{"surfaceId":"ma"#).len(), 0);
+    /// let out: Vec<_> = splitter.feed(br#"in","catalogId":"c"}}]"#).collect();
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// assert_eq!(m.kind(), MessageKind::CreateSurface);
+    /// assert_eq!(m.surface_id(), Some("main"));
+    /// ```
     pub fn bare() -> Self {
         Config {
             framing: Framing::Bare,

@@ -25,6 +25,14 @@ pub struct Error {
 }
 
 /// The rule an [`Error`] says was broken.
+///
+/// ```
+/// use a2ui_stream::{Config, ErrorKind, Splitter};
+/// let mut splitter = Splitter::with_config(Config { max_depth: 2, ..Config::bare() });
+/// let err = splitter.feed(br#"{"beginRendering":{"styles":{}}}"#).find_map(Result::err).unwrap();
+/// assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 2 });
+/// assert_eq!(err.kind().to_string(), "nesting exceeds the limit of 2 levels");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -74,11 +82,28 @@ impl Error {
     }
 
     /// Byte offset in the whole stream where the problem was found.
+    ///
+    /// ```
+    /// use a2ui_stream::Splitter;
+    /// let mut splitter = Splitter::new();
+    /// splitter.feed(b"Hello <a2ui-json>").for_each(drop); // 17 bytes
+    /// // Offsets count from the first byte ever fed: the bad `}` is byte 8 of this chunk.
+    /// let err = splitter.feed(br#"{"x":tru}"#).find_map(Result::err).unwrap();
+    /// assert_eq!(err.offset(), 17 + 8);
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// The rule that was broken.
+    ///
+    /// ```
+    /// use a2ui_stream::{ErrorKind, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let err = splitter.feed(b"<a2ui-json>[42]</a2ui-json>").find_map(Result::err).unwrap();
+    /// assert_eq!(err.kind(), &ErrorKind::NotAnObject);
+    /// assert_eq!(err.to_string(), "at byte 12: A2UI message must be a JSON object");
+    /// ```
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
     }

@@ -5,6 +5,17 @@ use std::fmt;
 use std::sync::Arc;
 
 /// What an A2UI message does, from its top-level key.
+///
+/// ```
+/// use a2ui_stream::{Config, Event, MessageKind, Splitter};
+/// let mut splitter = Splitter::with_config(Config::bare());
+/// let input = br#"[{"beginRendering":{"surfaceId":"s","root":"r"}},{"dataModelUpdate":{"surfaceId":"s","contents":[]}},{"other":{}}]"#;
+/// let kinds: Vec<_> = splitter.feed(input).map(|e| match e.unwrap() {
+///     Event::Message(m) => m.kind(),
+///     Event::Text(_) => unreachable!(),
+/// }).collect();
+/// assert_eq!(kinds, [MessageKind::BeginRendering, MessageKind::DataModelUpdate, MessageKind::Unknown]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MessageKind {
     /// v0.8 `beginRendering`.
@@ -147,41 +158,123 @@ impl Eq for Message {}
 
 impl Message {
     /// The JSON text of this one message.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let out: Vec<_> = splitter.feed(br#"<a2ui-json> {"deleteSurface": {"surfaceId": "s"}} </a2ui-json>"#).collect();
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// // The message as written, without the whitespace and tags around it.
+    /// assert_eq!(m.as_bytes(), br#"{"deleteSurface": {"surfaceId": "s"}}"#);
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
     /// The JSON text as a `&str` (always valid UTF-8: the splitter checks every string).
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let input = r#"<a2ui-json>{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{}},{"id":"b","component":{}}]}}</a2ui-json>"#;
+    /// let out: Vec<_> = splitter.feed(input.as_bytes()).collect();
+    /// let Ok(Event::Message(m)) = &out[1] else { panic!() };
+    /// // The second component, wrapped as a message of its own.
+    /// assert_eq!(m.as_str(), r#"{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"b","component":{}}]}}"#);
+    /// ```
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.bytes).unwrap_or_default()
     }
 
     /// The JSON text as shared [`Bytes`], without copying.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let chunk = bytes::Bytes::from_static(br#"<a2ui-json>{"deleteSurface":{"surfaceId":"s"}}</a2ui-json>"#);
+    /// let mut splitter = Splitter::new();
+    /// let out: Vec<_> = splitter.feed_bytes(chunk.clone()).collect();
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// assert_eq!(m.bytes(), &chunk.slice(11..46));
+    /// assert_eq!(m.bytes().as_ptr(), chunk[11..].as_ptr()); // the chunk's memory, not a copy
+    /// ```
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
     }
 
     /// Consumes the message, returning its JSON text.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let input = br#"<a2ui-json>{"deleteSurface":{"surfaceId":"a"}}{"deleteSurface":{"surfaceId":"b"}}</a2ui-json>"#;
+    /// let bodies: Vec<_> = splitter.feed(input).filter_map(|e| match e {
+    ///     Ok(Event::Message(m)) => Some(m.into_bytes()),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(bodies, [r#"{"deleteSurface":{"surfaceId":"a"}}"#, r#"{"deleteSurface":{"surfaceId":"b"}}"#]);
+    /// ```
     pub fn into_bytes(self) -> Bytes {
         self.bytes
     }
 
     /// What the message does.
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Event, MessageKind, Splitter};
+    /// let mut splitter = Splitter::with_config(Config::bare());
+    /// let out: Vec<_> = splitter.feed(br#"{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{}}}"#).collect();
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// assert_eq!(m.kind(), MessageKind::UpdateDataModel);
+    /// assert!(!m.kind().has_components()); // passed through whole
+    /// ```
     pub fn kind(&self) -> MessageKind {
         self.kind
     }
 
     /// The `version` field (`"v0.9"`), when the message has one.
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Event, Splitter};
+    /// let mut splitter = Splitter::with_config(Config::bare());
+    /// let input = br#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"t","component":"Text"}]}}"#;
+    /// let out: Vec<_> = splitter.feed(input).collect();
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// assert_eq!(m.component_id(), Some("t"));
+    /// assert_eq!(m.version(), Some("v0.9")); // a split-out component keeps its message's version
+    /// ```
     pub fn version(&self) -> Option<&str> {
         self.version.get(&self.bytes)
     }
 
     /// The `surfaceId` of the message body, when it has one.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let mut out = Vec::new();
+    /// for chunk in [r#"<a2ui-json>{"beginRendering":{"surfaceId":"a\u002F"#, r#"b","root":"r"}}</a2ui-json>"#] {
+    ///     out.extend(splitter.feed(chunk.as_bytes()));
+    /// }
+    /// let Ok(Event::Message(m)) = &out[0] else { panic!() };
+    /// assert_eq!(m.surface_id(), Some("a/b")); // escapes decoded
+    /// ```
     pub fn surface_id(&self) -> Option<&str> {
         self.surface_id.get(&self.bytes)
     }
 
     /// For a component split out of a `surfaceUpdate` / `updateComponents`, its `id`.
+    ///
+    /// ```
+    /// use a2ui_stream::{Event, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let input = r#"<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{}},{"id":"b","component":{}}]}},
+    /// {"beginRendering":{"surfaceId":"s","root":"a"}}]</a2ui-json>"#;
+    /// let ids: Vec<_> = splitter.feed(input.as_bytes()).filter_map(|e| match e.unwrap() {
+    ///     Event::Message(m) => Some(m.component_id().map(str::to_owned)),
+    ///     Event::Text(_) => None,
+    /// }).collect();
+    /// assert_eq!(ids, [Some("a".into()), Some("b".into()), None]);
+    /// ```
     pub fn component_id(&self) -> Option<&str> {
         self.component_id.get(&self.bytes)
     }
@@ -212,6 +305,18 @@ impl fmt::Debug for Message {
 }
 
 /// What the splitter hands back: prose, or one complete A2UI message.
+///
+/// ```
+/// use a2ui_stream::{Event, MessageKind, Splitter};
+/// let mut splitter = Splitter::new();
+/// let mut out: Vec<Event> = Vec::new();
+/// for chunk in ["Sure <a2ui-js", r#"on>{"deleteSurface":{"surfaceId":"s"}}</a2ui-json> done"#] {
+///     out.extend(splitter.feed(chunk.as_bytes()).map(Result::unwrap));
+/// }
+/// out.extend(splitter.finish().map(Result::unwrap));
+/// assert!(matches!(&out[..], [Event::Text(a), Event::Message(m), Event::Text(b)]
+///     if a == "Sure " && m.kind() == MessageKind::DeleteSurface && b == " done"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// Prose outside A2UI JSON. Tag and fence bytes never appear here. Text may be cut anywhere,

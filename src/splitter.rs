@@ -474,6 +474,14 @@ impl Splitter {
     }
 
     /// The configuration in use.
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Framing, Splitter};
+    /// let splitter = Splitter::with_config(Config { max_depth: 16, ..Config::bare() });
+    /// assert_eq!(splitter.config().framing, Framing::Bare);
+    /// assert_eq!(splitter.config().max_depth, 16);
+    /// assert_eq!(splitter.config().max_message_bytes, Config::default().max_message_bytes);
+    /// ```
     pub fn config(&self) -> &Config {
         &self.config
     }

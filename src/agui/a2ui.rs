@@ -30,9 +30,35 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// The `activityType` of an A2UI surface activity.
+///
+/// ```
+/// use a2ui_stream::agui::{A2uiActivities, Event, A2UI_ACTIVITY_TYPE};
+/// use serde_json::json;
+///
+/// let mut surfaces = A2uiActivities::new("run-1");
+/// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
+/// let Event::ActivitySnapshot(s) = surfaces.push_value(Some("main"), begin) else { panic!() };
+/// assert_eq!(s.activity_type, A2UI_ACTIVITY_TYPE);
+/// assert_eq!(A2UI_ACTIVITY_TYPE, "a2ui-surface");
+/// ```
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 
 /// The content key holding a surface's A2UI messages, in order.
+///
+/// ```
+/// use a2ui_stream::agui::{A2uiActivities, Event, PatchOp, A2UI_OPERATIONS};
+/// use serde_json::json;
+///
+/// let mut surfaces = A2uiActivities::new("run-1");
+/// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
+/// let event = surfaces.push_value(Some("main"), begin.clone());
+/// let Event::ActivitySnapshot(s) = event else { panic!() };
+/// assert_eq!(s.content[A2UI_OPERATIONS], json!([begin]));
+/// let delete = json!({"deleteSurface": {"surfaceId": "main"}});
+/// let event = surfaces.push_value(Some("main"), delete.clone());
+/// let Event::ActivityDelta(d) = event else { panic!() };
+/// assert_eq!(d.patch, [PatchOp::Add { path: format!("/{A2UI_OPERATIONS}/-"), value: delete }]);
+/// ```
 pub const A2UI_OPERATIONS: &str = "a2ui_operations";
 
 /// Maps A2UI messages to activity events, one activity message per surface.
@@ -42,6 +68,20 @@ pub const A2UI_OPERATIONS: &str = "a2ui_operations";
 /// `surfaceId` belongs to the surface named `""`. After `deleteSurface` (which is appended to
 /// the surface like any other message), a new surface with the same id starts a new activity
 /// with a fresh snapshot and a new id (`"…-2"`, `"…-3"`, …).
+///
+/// ```
+/// use a2ui_stream::agui::{A2uiActivities, Event};
+/// use serde_json::json;
+///
+/// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
+/// let mut surfaces = A2uiActivities::new("run-1");
+/// surfaces.push_value(Some("main"), begin.clone());
+/// surfaces.push_value(Some("main"), json!({"deleteSurface": {"surfaceId": "main"}}));
+/// // The same surface id again: a new activity, with a fresh snapshot and a new id.
+/// let event = surfaces.push_value(Some("main"), begin);
+/// let Event::ActivitySnapshot(s) = event else { panic!() };
+/// assert_eq!(s.message_id, "run-1-a2ui-main-2");
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct A2uiActivities {
     prefix: String,
@@ -51,6 +91,16 @@ pub struct A2uiActivities {
 
 impl A2uiActivities {
     /// A mapper whose activity ids start with `prefix`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::A2uiActivities;
+    /// use serde_json::json;
+    ///
+    /// let mut surfaces = A2uiActivities::new("run-7");
+    /// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
+    /// surfaces.push_value(Some("main"), begin);
+    /// assert_eq!(surfaces.message_id("main"), Some("run-7-a2ui-main"));
+    /// ```
     pub fn new(prefix: impl Into<String>) -> Self {
         A2uiActivities {
             prefix: prefix.into(),
@@ -59,11 +109,42 @@ impl A2uiActivities {
     }
 
     /// The activity message id of an open surface, if it has one.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::A2uiActivities;
+    /// use serde_json::json;
+    ///
+    /// let mut surfaces = A2uiActivities::new("run-1");
+    /// assert_eq!(surfaces.message_id("main"), None); // not opened yet
+    /// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
+    /// surfaces.push_value(Some("main"), begin);
+    /// assert_eq!(surfaces.message_id("main"), Some("run-1-a2ui-main"));
+    /// surfaces.push_value(Some("main"), json!({"deleteSurface": {"surfaceId": "main"}}));
+    /// assert_eq!(surfaces.message_id("main"), None); // closed
+    /// ```
     pub fn message_id(&self, surface_id: &str) -> Option<&str> {
         self.open.get(surface_id).map(String::as_str)
     }
 
     /// The event for one message from the splitter (parsed with [`Message::to_value`]).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::A2uiActivities;
+    /// use a2ui_stream::{Event, Splitter};
+    ///
+    /// let mut splitter = Splitter::new();
+    /// let mut surfaces = A2uiActivities::new("run-1");
+    /// let mut sent = Vec::new();
+    /// let input = br#"<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"r"}},
+    /// {"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{}}]}}]</a2ui-json>"#;
+    /// for item in splitter.feed(input) {
+    ///     if let Event::Message(m) = item.unwrap() {
+    ///         sent.push(surfaces.push(&m).unwrap().event_type().as_str());
+    ///     }
+    /// }
+    /// assert_eq!(sent, ["ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA"]);
+    /// assert_eq!(surfaces.message_id("s"), Some("run-1-a2ui-s"));
+    /// ```
     pub fn push(&mut self, message: &Message) -> serde_json::Result<Event> {
         let value = message.to_value()?;
         let delete = message.kind() == MessageKind::DeleteSurface;
@@ -73,6 +154,20 @@ impl A2uiActivities {
     /// The event for one A2UI message given as JSON, belonging to `surface_id`.
     ///
     /// A value whose top level has a `deleteSurface` key closes the surface.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{A2uiActivities, EventType};
+    /// use serde_json::json;
+    ///
+    /// let mut surfaces = A2uiActivities::new("run-1");
+    /// let first = surfaces.push_value(None, json!({"beginRendering": {"root": "r"}}));
+    /// let second = surfaces.push_value(None, json!({"deleteSurface": {}}));
+    /// assert_eq!(first.event_type(), EventType::ActivitySnapshot);
+    /// assert_eq!(second.event_type(), EventType::ActivityDelta);
+    /// assert_eq!(surfaces.message_id(""), None); // closed by deleteSurface
+    /// let third = surfaces.push_value(None, json!({"beginRendering": {"root": "r"}}));
+    /// assert_eq!(third.event_type(), EventType::ActivitySnapshot);
+    /// ```
     pub fn push_value(&mut self, surface_id: Option<&str>, value: Value) -> Event {
         let delete = value.get("deleteSurface").is_some();
         self.push_parts(surface_id, value, delete)

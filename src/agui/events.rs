@@ -20,12 +20,50 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// The protocol version this crate speaks, sent in `RUN_STARTED.protocolVersion`.
+///
+/// ```
+/// use a2ui_stream::agui::{RunStarted, PROTOCOL_VERSION};
+///
+/// assert_eq!(PROTOCOL_VERSION, "1.0");
+/// let started = RunStarted::new("thread-1", "run-1");
+/// assert_eq!(started.protocol_version.as_deref(), Some(PROTOCOL_VERSION));
+/// ```
 pub const PROTOCOL_VERSION: &str = "1.0";
 
 /// Extra information attached to an event, message, tool call, tool or interrupt (open by key).
+///
+/// ```
+/// use a2ui_stream::agui::{Event, Metadata, TextMessageEnd};
+/// use serde_json::json;
+///
+/// let mut metadata = Metadata::new();
+/// metadata.insert("traceId".into(), json!("abc123"));
+/// let mut end = TextMessageEnd::new("m1");
+/// end.meta.metadata = Some(metadata);
+/// assert_eq!(
+///     serde_json::to_value(Event::from(end)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_END", "messageId": "m1", "metadata": {"traceId": "abc123"}})
+/// );
+/// ```
 pub type Metadata = Map<String, Value>;
 
 /// Fields every event may carry.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, Meta, TextMessageEnd};
+/// use serde_json::json;
+///
+/// // The common fields sit beside the event's own fields, not in a nested object.
+/// let meta = Meta { timestamp: Some(1_700_000_000_000), raw_event: Some(json!({"id": 7})), metadata: None };
+/// let end = TextMessageEnd { meta, ..TextMessageEnd::new("m1") };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(end)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_END", "messageId": "m1",
+///            "timestamp": 1_700_000_000_000_i64, "rawEvent": {"id": 7}})
+/// );
+/// // An empty `Meta` adds nothing to the wire.
+/// assert_eq!(serde_json::to_value(Meta::default()).unwrap(), json!({}));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Meta {
@@ -43,6 +81,15 @@ pub struct Meta {
 macro_rules! events {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal ),* $(,)?) => {
         /// The discriminator carried by every event in its `type` field.
+        ///
+        /// ```
+        /// use a2ui_stream::agui::EventType;
+        ///
+        /// let ty: EventType = serde_json::from_str(r#""TOOL_CALL_START""#).unwrap();
+        /// assert_eq!(ty, EventType::ToolCallStart);
+        /// assert_eq!(serde_json::to_string(&EventType::RunFinished).unwrap(), r#""RUN_FINISHED""#);
+        /// assert_eq!(EventType::StateDelta.to_string(), "STATE_DELTA");
+        /// ```
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum EventType {
             $( $(#[$doc])* #[serde(rename = $name)] $variant, )*
@@ -61,6 +108,19 @@ macro_rules! events {
         }
 
         /// Any AG-UI event, tagged by `type`.
+        ///
+        /// ```
+        /// use a2ui_stream::agui::{Event, StepStarted};
+        ///
+        /// let ev: Event = serde_json::from_str(r#"{"type":"STEP_STARTED","stepName":"search"}"#).unwrap();
+        /// assert_eq!(ev, Event::StepStarted(StepStarted::new("search")));
+        /// assert_eq!(
+        ///     serde_json::to_string(&ev).unwrap(),
+        ///     r#"{"type":"STEP_STARTED","stepName":"search"}"#
+        /// );
+        /// // An unknown `type` is an error, not a catch-all variant.
+        /// assert!(serde_json::from_str::<Event>(r#"{"type":"NOT_AN_EVENT"}"#).is_err());
+        /// ```
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "type")]
         pub enum Event {
@@ -69,16 +129,46 @@ macro_rules! events {
 
         impl Event {
             /// Which event this is.
+            ///
+            /// ```
+            /// use a2ui_stream::agui::{Event, EventType, ToolCallEnd};
+            ///
+            /// let ev = Event::from(ToolCallEnd::new("call-1"));
+            /// assert_eq!(ev.event_type(), EventType::ToolCallEnd);
+            /// assert_eq!(ev.event_type().as_str(), "TOOL_CALL_END");
+            /// ```
             pub fn event_type(&self) -> EventType {
                 match self { $( Event::$variant(_) => EventType::$variant, )* }
             }
 
             /// The fields every event may carry.
+            ///
+            /// ```
+            /// use a2ui_stream::agui::Event;
+            ///
+            /// let ev: Event = serde_json::from_str(
+            ///     r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","timestamp":1700000000000}"#,
+            /// ).unwrap();
+            /// assert_eq!(ev.meta().timestamp, Some(1_700_000_000_000));
+            /// assert_eq!(ev.meta().metadata, None);
+            /// ```
             pub fn meta(&self) -> &Meta {
                 match self { $( Event::$variant(e) => &e.meta, )* }
             }
 
             /// The fields every event may carry, for editing (e.g. to set a timestamp).
+            ///
+            /// ```
+            /// use a2ui_stream::agui::{Event, StepFinished};
+            /// use serde_json::json;
+            ///
+            /// let mut ev = Event::from(StepFinished::new("search"));
+            /// ev.meta_mut().timestamp = Some(1_700_000_000_000);
+            /// assert_eq!(
+            ///     serde_json::to_value(&ev).unwrap(),
+            ///     json!({"type": "STEP_FINISHED", "stepName": "search", "timestamp": 1_700_000_000_000_i64})
+            /// );
+            /// ```
             pub fn meta_mut(&mut self) -> &mut Meta {
                 match self { $( Event::$variant(e) => &mut e.meta, )* }
             }
@@ -164,6 +254,17 @@ impl fmt::Display for EventType {
 }
 
 /// The roles a streamed text message may take.
+///
+/// ```
+/// use a2ui_stream::agui::TextMessageRole;
+///
+/// assert_eq!(TextMessageRole::default(), TextMessageRole::Assistant);
+/// assert_eq!(serde_json::to_string(&TextMessageRole::Developer).unwrap(), r#""developer""#);
+/// let role: TextMessageRole = serde_json::from_str(r#""user""#).unwrap();
+/// assert_eq!(role, TextMessageRole::User);
+/// // `"tool"` and `"reasoning"` are not text message roles.
+/// assert!(serde_json::from_str::<TextMessageRole>(r#""tool""#).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TextMessageRole {
@@ -179,6 +280,13 @@ pub enum TextMessageRole {
 }
 
 /// The fixed role `"reasoning"`.
+///
+/// ```
+/// use a2ui_stream::agui::ReasoningRole;
+///
+/// assert_eq!(serde_json::to_string(&ReasoningRole::Reasoning).unwrap(), r#""reasoning""#);
+/// assert!(serde_json::from_str::<ReasoningRole>(r#""assistant""#).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ReasoningRole {
@@ -188,6 +296,13 @@ pub enum ReasoningRole {
 }
 
 /// The fixed role `"tool"`.
+///
+/// ```
+/// use a2ui_stream::agui::ToolRole;
+///
+/// assert_eq!(serde_json::to_string(&ToolRole::Tool).unwrap(), r#""tool""#);
+/// assert!(serde_json::from_str::<ToolRole>(r#""user""#).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolRole {
@@ -197,6 +312,25 @@ pub enum ToolRole {
 }
 
 /// `TEXT_MESSAGE_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, TextMessageRole, TextMessageStart};
+/// use serde_json::json;
+///
+/// let start = TextMessageStart {
+///     role: Some(TextMessageRole::User),
+///     name: Some("Ada".into()),
+///     ..TextMessageStart::new("m1")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "user", "name": "Ada"})
+/// );
+/// // When reading, a missing role stays `None` (which the protocol reads as assistant).
+/// let ev: Event = serde_json::from_str(r#"{"type":"TEXT_MESSAGE_START","messageId":"m2"}"#).unwrap();
+/// let Event::TextMessageStart(start) = ev else { unreachable!() };
+/// assert_eq!(start.role, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextMessageStart {
@@ -218,6 +352,19 @@ pub struct TextMessageStart {
 
 impl TextMessageStart {
     /// An assistant message with this id.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, TextMessageRole, TextMessageStart};
+    /// use serde_json::json;
+    ///
+    /// let start = TextMessageStart::new("m1");
+    /// assert_eq!(start.role, Some(TextMessageRole::Assistant));
+    /// // The role is written out even though it is the default.
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(start)).unwrap(),
+    ///     json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"})
+    /// );
+    /// ```
     pub fn new(message_id: impl Into<String>) -> Self {
         TextMessageStart {
             message_id: message_id.into(),
@@ -228,6 +375,19 @@ impl TextMessageStart {
 }
 
 /// `TEXT_MESSAGE_CONTENT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+/// use serde_json::json;
+///
+/// let ev: Event = serde_json::from_value(json!({
+///     "type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hel", "subagentRunId": "sub-1"
+/// })).unwrap();
+/// let Event::TextMessageContent(content) = ev else { unreachable!() };
+/// assert_eq!(content.message_id, "m1");
+/// assert_eq!(content.delta, "Hel");
+/// assert_eq!(content.subagent_run_id.as_deref(), Some("sub-1"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextMessageContent {
@@ -245,6 +405,17 @@ pub struct TextMessageContent {
 
 impl TextMessageContent {
     /// A fragment of message `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, TextMessageContent};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(TextMessageContent::new("m1", "Hello"));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hello"})
+    /// );
+    /// ```
     pub fn new(message_id: impl Into<String>, delta: impl Into<String>) -> Self {
         TextMessageContent {
             message_id: message_id.into(),
@@ -255,6 +426,17 @@ impl TextMessageContent {
 }
 
 /// `TEXT_MESSAGE_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, TextMessageEnd};
+/// use serde_json::json;
+///
+/// let end = TextMessageEnd { subagent_run_id: Some("sub-1".into()), ..TextMessageEnd::new("m1") };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(end)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_END", "subagentRunId": "sub-1", "messageId": "m1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextMessageEnd {
@@ -270,6 +452,18 @@ pub struct TextMessageEnd {
 
 impl TextMessageEnd {
     /// Closes message `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, TextMessageEnd};
+    /// use serde_json::json;
+    ///
+    /// let end = TextMessageEnd::new("m1");
+    /// assert_eq!(end.message_id, "m1");
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(end)).unwrap(),
+    ///     json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"})
+    /// );
+    /// ```
     pub fn new(message_id: impl Into<String>) -> Self {
         TextMessageEnd {
             message_id: message_id.into(),
@@ -279,6 +473,28 @@ impl TextMessageEnd {
 }
 
 /// `TEXT_MESSAGE_CHUNK` fields (every field optional: a continuation omits what is unchanged).
+///
+/// ```
+/// use a2ui_stream::agui::{Event, TextMessageChunk, TextMessageRole};
+/// use serde_json::json;
+///
+/// // The first chunk names the message; a continuation carries only the new text.
+/// let first = TextMessageChunk {
+///     message_id: Some("m1".into()),
+///     role: Some(TextMessageRole::Assistant),
+///     delta: Some("Hel".into()),
+///     ..Default::default()
+/// };
+/// let next = TextMessageChunk { delta: Some("lo".into()), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(first)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "Hel"})
+/// );
+/// assert_eq!(
+///     serde_json::to_value(Event::from(next)).unwrap(),
+///     json!({"type": "TEXT_MESSAGE_CHUNK", "delta": "lo"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextMessageChunk {
@@ -303,6 +519,21 @@ pub struct TextMessageChunk {
 }
 
 /// `TOOL_CALL_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ToolCallStart};
+/// use serde_json::json;
+///
+/// let start = ToolCallStart {
+///     parent_message_id: Some("m1".into()),
+///     ..ToolCallStart::new("call-1", "search")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start)).unwrap(),
+///     json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "search",
+///            "parentMessageId": "m1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallStart {
@@ -323,6 +554,19 @@ pub struct ToolCallStart {
 
 impl ToolCallStart {
     /// Opens call `tool_call_id` of tool `name`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, ToolCallStart};
+    /// use serde_json::json;
+    ///
+    /// let start = ToolCallStart::new("call-1", "search");
+    /// assert_eq!(start.tool_call_name, "search");
+    /// assert_eq!(start.parent_message_id, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(start)).unwrap(),
+    ///     json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "search"})
+    /// );
+    /// ```
     pub fn new(tool_call_id: impl Into<String>, name: impl Into<String>) -> Self {
         ToolCallStart {
             tool_call_id: tool_call_id.into(),
@@ -333,6 +577,19 @@ impl ToolCallStart {
 }
 
 /// `TOOL_CALL_ARGS` fields.
+///
+/// ```
+/// use a2ui_stream::agui::ToolCallArgs;
+///
+/// // The deltas of one call concatenate into the arguments' JSON document.
+/// let fragments = [
+///     ToolCallArgs::new("call-1", r#"{"query":"#),
+///     ToolCallArgs::new("call-1", r#""pizza"}"#),
+/// ];
+/// let args: String = fragments.iter().map(|f| f.delta.as_str()).collect();
+/// let args: serde_json::Value = serde_json::from_str(&args).unwrap();
+/// assert_eq!(args["query"], "pizza");
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallArgs {
@@ -350,6 +607,17 @@ pub struct ToolCallArgs {
 
 impl ToolCallArgs {
     /// A fragment of the arguments of `tool_call_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, ToolCallArgs};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(ToolCallArgs::new("call-1", r#"{"q":"#));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "TOOL_CALL_ARGS", "toolCallId": "call-1", "delta": "{\"q\":"})
+    /// );
+    /// ```
     pub fn new(tool_call_id: impl Into<String>, delta: impl Into<String>) -> Self {
         ToolCallArgs {
             tool_call_id: tool_call_id.into(),
@@ -360,6 +628,13 @@ impl ToolCallArgs {
 }
 
 /// `TOOL_CALL_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ToolCallEnd};
+///
+/// let ev: Event = serde_json::from_str(r#"{"type":"TOOL_CALL_END","toolCallId":"call-1"}"#).unwrap();
+/// assert_eq!(ev, Event::ToolCallEnd(ToolCallEnd::new("call-1")));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallEnd {
@@ -375,6 +650,17 @@ pub struct ToolCallEnd {
 
 impl ToolCallEnd {
     /// Closes call `tool_call_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, ToolCallEnd};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(ToolCallEnd::new("call-1"));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "TOOL_CALL_END", "toolCallId": "call-1"})
+    /// );
+    /// ```
     pub fn new(tool_call_id: impl Into<String>) -> Self {
         ToolCallEnd {
             tool_call_id: tool_call_id.into(),
@@ -384,6 +670,28 @@ impl ToolCallEnd {
 }
 
 /// `TOOL_CALL_CHUNK` fields (every field optional, as for [`TextMessageChunk`]).
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ToolCallChunk};
+/// use serde_json::json;
+///
+/// let first = ToolCallChunk {
+///     tool_call_id: Some("call-1".into()),
+///     tool_call_name: Some("search".into()),
+///     delta: Some(r#"{"q":"#.into()),
+///     ..Default::default()
+/// };
+/// let next = ToolCallChunk { delta: Some(r#""pizza"}"#.into()), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(first)).unwrap(),
+///     json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "call-1", "toolCallName": "search",
+///            "delta": "{\"q\":"})
+/// );
+/// assert_eq!(
+///     serde_json::to_value(Event::from(next)).unwrap(),
+///     json!({"type": "TOOL_CALL_CHUNK", "delta": "\"pizza\"}"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallChunk {
@@ -408,6 +716,18 @@ pub struct ToolCallChunk {
 }
 
 /// `TOOL_CALL_RESULT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(
+///     r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"call-1","content":"3 results"}"#,
+/// ).unwrap();
+/// let Event::ToolCallResult(result) = ev else { unreachable!() };
+/// assert_eq!(result.tool_call_id, "call-1");
+/// assert_eq!(result.content, "3 results");
+/// assert_eq!(result.role, None); // optional on the wire
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallResult {
@@ -430,6 +750,18 @@ pub struct ToolCallResult {
 
 impl ToolCallResult {
     /// The result of `tool_call_id`, becoming tool message `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, ToolCallResult};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(ToolCallResult::new("t1", "call-1", "3 results"));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "call-1",
+    ///            "content": "3 results", "role": "tool"})
+    /// );
+    /// ```
     pub fn new(
         message_id: impl Into<String>,
         tool_call_id: impl Into<String>,
@@ -446,6 +778,17 @@ impl ToolCallResult {
 }
 
 /// `STATE_SNAPSHOT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, StateSnapshot};
+/// use serde_json::json;
+///
+/// let snap = StateSnapshot { snapshot: json!({"cart": [], "step": 1}), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(snap)).unwrap(),
+///     json!({"type": "STATE_SNAPSHOT", "snapshot": {"cart": [], "step": 1}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StateSnapshot {
@@ -512,6 +855,26 @@ pub enum PatchOp {
 }
 
 /// `STATE_DELTA` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, PatchOp, StateDelta};
+/// use serde_json::json;
+///
+/// let delta = StateDelta {
+///     delta: vec![
+///         PatchOp::Add { path: "/cart/-".into(), value: json!("pizza") },
+///         PatchOp::Remove { path: "/draft".into() },
+///     ],
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(delta)).unwrap(),
+///     json!({"type": "STATE_DELTA", "delta": [
+///         {"op": "add", "path": "/cart/-", "value": "pizza"},
+///         {"op": "remove", "path": "/draft"},
+///     ]})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StateDelta {
@@ -526,6 +889,19 @@ pub struct StateDelta {
 }
 
 /// `MESSAGES_SNAPSHOT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{ChatMessage, Event};
+/// use serde_json::json;
+///
+/// let ev: Event = serde_json::from_value(json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+///     {"id": "1", "role": "user", "content": "Find food"},
+///     {"id": "2", "role": "assistant", "content": "Here are three places."},
+/// ]})).unwrap();
+/// let Event::MessagesSnapshot(snap) = ev else { unreachable!() };
+/// assert_eq!(snap.messages.len(), 2);
+/// assert!(matches!(&snap.messages[1], ChatMessage::Assistant(m) if m.id == "2"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessagesSnapshot {
@@ -537,6 +913,25 @@ pub struct MessagesSnapshot {
 }
 
 /// `ACTIVITY_SNAPSHOT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{ActivitySnapshot, Event};
+/// use serde_json::json;
+///
+/// let mut content = serde_json::Map::new();
+/// content.insert("progress".into(), json!(0.5));
+/// let snap = ActivitySnapshot {
+///     message_id: "a1".into(),
+///     activity_type: "search".into(),
+///     content,
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(snap)).unwrap(),
+///     json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search",
+///            "content": {"progress": 0.5}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivitySnapshot {
@@ -558,6 +953,23 @@ pub struct ActivitySnapshot {
 }
 
 /// `ACTIVITY_DELTA` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{ActivityDelta, Event, PatchOp};
+/// use serde_json::json;
+///
+/// let delta = ActivityDelta {
+///     message_id: "a1".into(),
+///     activity_type: "search".into(),
+///     patch: vec![PatchOp::Replace { path: "/progress".into(), value: json!(1.0) }],
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(delta)).unwrap(),
+///     json!({"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+///            "patch": [{"op": "replace", "path": "/progress", "value": 1.0}]})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityDelta {
@@ -576,6 +988,21 @@ pub struct ActivityDelta {
 }
 
 /// `RAW` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, Raw};
+/// use serde_json::json;
+///
+/// let raw = Raw {
+///     event: json!({"object": "chat.completion.chunk"}),
+///     source: Some("openai".into()),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(raw)).unwrap(),
+///     json!({"type": "RAW", "event": {"object": "chat.completion.chunk"}, "source": "openai"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Raw {
@@ -593,6 +1020,17 @@ pub struct Raw {
 }
 
 /// `CUSTOM` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Custom, Event};
+/// use serde_json::json;
+///
+/// let custom = Custom { name: "confetti".into(), value: json!({"colour": "gold"}), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(custom)).unwrap(),
+///     json!({"type": "CUSTOM", "name": "confetti", "value": {"colour": "gold"}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Custom {
@@ -609,6 +1047,19 @@ pub struct Custom {
 }
 
 /// `RUN_STARTED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, RunAgentInput, RunStarted};
+/// use serde_json::json;
+///
+/// let input = RunAgentInput { thread_id: "t".into(), run_id: "r".into(), ..Default::default() };
+/// let started = RunStarted { input: Some(Box::new(input)), ..RunStarted::new("t", "r") };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(started)).unwrap(),
+///     json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.0",
+///            "input": {"threadId": "t", "runId": "r", "messages": []}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunStarted {
@@ -649,6 +1100,20 @@ impl RunStarted {
 }
 
 /// Why a run ended, tagged by `type`.
+///
+/// ```
+/// use a2ui_stream::agui::{Interrupt, RunOutcome};
+/// use serde_json::json;
+///
+/// assert_eq!(serde_json::to_value(RunOutcome::Success).unwrap(), json!({"type": "success"}));
+/// let paused = RunOutcome::Interrupt {
+///     interrupts: vec![Interrupt { id: "i1".into(), reason: "approval".into(), ..Default::default() }],
+/// };
+/// assert_eq!(
+///     serde_json::to_value(paused).unwrap(),
+///     json!({"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum RunOutcome {
@@ -662,6 +1127,25 @@ pub enum RunOutcome {
 }
 
 /// Something a run needs from outside before it can continue.
+///
+/// ```
+/// use a2ui_stream::agui::Interrupt;
+/// use serde_json::json;
+///
+/// let interrupt = Interrupt {
+///     id: "i1".into(),
+///     reason: "approval".into(),
+///     message: Some("Book this table?".into()),
+///     tool_call_id: Some("call-1".into()),
+///     expires_at: Some("2030-01-01T00:00:00Z".into()),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(interrupt).unwrap(),
+///     json!({"id": "i1", "reason": "approval", "message": "Book this table?",
+///            "toolCallId": "call-1", "expiresAt": "2030-01-01T00:00:00Z"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Interrupt {
@@ -690,6 +1174,23 @@ pub struct Interrupt {
 }
 
 /// Token counts for one provider and model.
+///
+/// ```
+/// use a2ui_stream::agui::TokenUsage;
+/// use serde_json::json;
+///
+/// let usage = TokenUsage {
+///     model: Some("gpt-4o".into()),
+///     input_tokens: Some(120),
+///     output_tokens: Some(30),
+///     cached_input_tokens: Some(100),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(usage).unwrap(),
+///     json!({"model": "gpt-4o", "inputTokens": 120, "outputTokens": 30, "cachedInputTokens": 100})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenUsage {
@@ -717,6 +1218,23 @@ pub struct TokenUsage {
 }
 
 /// `RUN_FINISHED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, RunFinished, RunOutcome, TokenUsage};
+/// use serde_json::json;
+///
+/// let finished = RunFinished {
+///     result: Some(json!({"booked": true})),
+///     outcome: Some(RunOutcome::Success),
+///     usage: Some(vec![TokenUsage { total_tokens: Some(150), ..Default::default() }]),
+///     ..RunFinished::new("t", "r")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(finished)).unwrap(),
+///     json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "result": {"booked": true},
+///            "outcome": {"type": "success"}, "usage": [{"totalTokens": 150}]})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunFinished {
@@ -740,6 +1258,18 @@ pub struct RunFinished {
 
 impl RunFinished {
     /// Closes run `run_id` of thread `thread_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunFinished};
+    /// use serde_json::json;
+    ///
+    /// let finished = RunFinished::new("t", "r");
+    /// assert_eq!(finished.outcome, None); // absent, which means success
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(finished)).unwrap(),
+    ///     json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"})
+    /// );
+    /// ```
     pub fn new(thread_id: impl Into<String>, run_id: impl Into<String>) -> Self {
         RunFinished {
             thread_id: thread_id.into(),
@@ -750,6 +1280,17 @@ impl RunFinished {
 }
 
 /// `RUN_ERROR` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, RunError};
+/// use serde_json::json;
+///
+/// let error = RunError { code: Some("rate_limited".into()), ..RunError::new("Too many requests") };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(error)).unwrap(),
+///     json!({"type": "RUN_ERROR", "message": "Too many requests", "code": "rate_limited"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunError {
@@ -768,6 +1309,18 @@ pub struct RunError {
 
 impl RunError {
     /// A failure described by `message`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, EventType, RunError};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(RunError::new("The model is unavailable"));
+    /// assert_eq!(ev.event_type(), EventType::RunError);
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "RUN_ERROR", "message": "The model is unavailable"})
+    /// );
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         RunError {
             message: message.into(),
@@ -777,6 +1330,17 @@ impl RunError {
 }
 
 /// `STEP_STARTED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(
+///     r#"{"type":"STEP_STARTED","stepName":"plan","subagentRunId":"sub-1"}"#,
+/// ).unwrap();
+/// let Event::StepStarted(step) = ev else { unreachable!() };
+/// assert_eq!(step.step_name, "plan");
+/// assert_eq!(step.subagent_run_id.as_deref(), Some("sub-1"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepStarted {
@@ -792,6 +1356,17 @@ pub struct StepStarted {
 
 impl StepStarted {
     /// Opens step `step_name`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, StepStarted};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(StepStarted::new("plan"));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "STEP_STARTED", "stepName": "plan"})
+    /// );
+    /// ```
     pub fn new(step_name: impl Into<String>) -> Self {
         StepStarted {
             step_name: step_name.into(),
@@ -801,6 +1376,13 @@ impl StepStarted {
 }
 
 /// `STEP_FINISHED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, StepFinished};
+///
+/// let ev: Event = serde_json::from_str(r#"{"type":"STEP_FINISHED","stepName":"plan"}"#).unwrap();
+/// assert_eq!(ev, Event::StepFinished(StepFinished::new("plan")));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepFinished {
@@ -816,6 +1398,17 @@ pub struct StepFinished {
 
 impl StepFinished {
     /// Closes step `step_name`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, StepFinished};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(StepFinished::new("plan"));
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "STEP_FINISHED", "stepName": "plan"})
+    /// );
+    /// ```
     pub fn new(step_name: impl Into<String>) -> Self {
         StepFinished {
             step_name: step_name.into(),
@@ -825,6 +1418,17 @@ impl StepFinished {
 }
 
 /// `REASONING_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningStart};
+/// use serde_json::json;
+///
+/// let start = ReasoningStart { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start)).unwrap(),
+///     json!({"type": "REASONING_START", "messageId": "r1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningStart {
@@ -839,6 +1443,20 @@ pub struct ReasoningStart {
 }
 
 /// `REASONING_MESSAGE_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageStart};
+/// use serde_json::json;
+///
+/// // The role is always written, and may be left out when reading.
+/// let start = ReasoningMessageStart { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start.clone())).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"})
+/// );
+/// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_MESSAGE_START","messageId":"r1"}"#).unwrap();
+/// assert_eq!(ev, Event::from(start));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningMessageStart {
@@ -856,6 +1474,21 @@ pub struct ReasoningMessageStart {
 }
 
 /// `REASONING_MESSAGE_CONTENT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageContent};
+/// use serde_json::json;
+///
+/// let content = ReasoningMessageContent {
+///     message_id: "r1".into(),
+///     delta: "Check the map first.".into(),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(content)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Check the map first."})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningMessageContent {
@@ -872,6 +1505,15 @@ pub struct ReasoningMessageContent {
 }
 
 /// `REASONING_MESSAGE_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#).unwrap();
+/// let Event::ReasoningMessageEnd(end) = ev else { unreachable!() };
+/// assert_eq!(end.message_id, "r1");
+/// assert_eq!(end.subagent_run_id, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningMessageEnd {
@@ -886,6 +1528,26 @@ pub struct ReasoningMessageEnd {
 }
 
 /// `REASONING_MESSAGE_CHUNK` fields (every field optional).
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageChunk};
+/// use serde_json::json;
+///
+/// let first = ReasoningMessageChunk {
+///     message_id: Some("r1".into()),
+///     delta: Some("Check ".into()),
+///     ..Default::default()
+/// };
+/// let next = ReasoningMessageChunk { delta: Some("the map.".into()), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(first)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CHUNK", "messageId": "r1", "delta": "Check "})
+/// );
+/// assert_eq!(
+///     serde_json::to_value(Event::from(next)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CHUNK", "delta": "the map."})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningMessageChunk {
@@ -904,6 +1566,17 @@ pub struct ReasoningMessageChunk {
 }
 
 /// `REASONING_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningEnd};
+/// use serde_json::json;
+///
+/// let end = ReasoningEnd { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(end)).unwrap(),
+///     json!({"type": "REASONING_END", "messageId": "r1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningEnd {
@@ -918,6 +1591,15 @@ pub struct ReasoningEnd {
 }
 
 /// Whether a `REASONING_ENCRYPTED_VALUE` belongs to a message or a tool call.
+///
+/// ```
+/// use a2ui_stream::agui::EncryptedValueSubtype;
+///
+/// assert_eq!(EncryptedValueSubtype::default(), EncryptedValueSubtype::Message);
+/// assert_eq!(serde_json::to_string(&EncryptedValueSubtype::ToolCall).unwrap(), r#""tool-call""#);
+/// let subtype: EncryptedValueSubtype = serde_json::from_str(r#""message""#).unwrap();
+/// assert_eq!(subtype, EncryptedValueSubtype::Message);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum EncryptedValueSubtype {
     /// `"tool-call"`.
@@ -930,6 +1612,23 @@ pub enum EncryptedValueSubtype {
 }
 
 /// `REASONING_ENCRYPTED_VALUE` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
+/// use serde_json::json;
+///
+/// let value = ReasoningEncryptedValue {
+///     subtype: EncryptedValueSubtype::ToolCall,
+///     entity_id: "call-1".into(),
+///     encrypted_value: "gAAAAB...".into(),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(value)).unwrap(),
+///     json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "tool-call", "entityId": "call-1",
+///            "encryptedValue": "gAAAAB..."})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningEncryptedValue {
@@ -948,6 +1647,23 @@ pub struct ReasoningEncryptedValue {
 }
 
 /// `SUBAGENT_STARTED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, SubagentStarted};
+/// use serde_json::json;
+///
+/// let started = SubagentStarted {
+///     subagent_run_id: "sub-1".into(),
+///     name: "researcher".into(),
+///     parent_tool_call_id: Some("call-1".into()),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(started)).unwrap(),
+///     json!({"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "researcher",
+///            "parentToolCallId": "call-1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentStarted {
@@ -973,6 +1689,20 @@ pub struct SubagentStarted {
 }
 
 /// Why a subagent's segment ended, tagged by `type`.
+///
+/// ```
+/// use a2ui_stream::agui::SubagentOutcome;
+/// use serde_json::json;
+///
+/// assert_eq!(serde_json::to_value(SubagentOutcome::Success).unwrap(), json!({"type": "success"}));
+/// let suspended = SubagentOutcome::Suspended { interrupt_ids: Some(vec!["i1".into()]) };
+/// assert_eq!(
+///     serde_json::to_value(suspended).unwrap(),
+///     json!({"type": "suspended", "interruptIds": ["i1"]})
+/// );
+/// let bare: SubagentOutcome = serde_json::from_value(json!({"type": "suspended"})).unwrap();
+/// assert_eq!(bare, SubagentOutcome::Suspended { interrupt_ids: None });
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum SubagentOutcome {
@@ -991,6 +1721,21 @@ pub enum SubagentOutcome {
 }
 
 /// `SUBAGENT_FINISHED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, SubagentFinished};
+/// use serde_json::json;
+///
+/// let finished = SubagentFinished {
+///     subagent_run_id: "sub-1".into(),
+///     result: Some(json!("3 venues found")),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(finished)).unwrap(),
+///     json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1", "result": "3 venues found"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentFinished {
@@ -1008,6 +1753,18 @@ pub struct SubagentFinished {
 }
 
 /// `SUBAGENT_ERROR` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(
+///     r#"{"type":"SUBAGENT_ERROR","subagentRunId":"sub-1","message":"timed out","code":"timeout"}"#,
+/// ).unwrap();
+/// let Event::SubagentError(error) = ev else { unreachable!() };
+/// assert_eq!(error.subagent_run_id, "sub-1");
+/// assert_eq!(error.message, "timed out");
+/// assert_eq!(error.code.as_deref(), Some("timeout"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentError {
@@ -1053,6 +1810,17 @@ pub enum ChatMessage {
 }
 
 /// A developer or system message.
+///
+/// ```
+/// use a2ui_stream::agui::{ChatMessage, TextMessage};
+/// use serde_json::json;
+///
+/// let system = TextMessage { id: "s1".into(), content: "Be brief.".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(ChatMessage::System(system)).unwrap(),
+///     json!({"role": "system", "id": "s1", "content": "Be brief."})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextMessage {
@@ -1075,6 +1843,24 @@ pub struct TextMessage {
 }
 
 /// A message from the agent.
+///
+/// ```
+/// use a2ui_stream::agui::{AssistantMessage, ChatMessage, FunctionCall, ToolCall};
+/// use serde_json::json;
+///
+/// // A turn that only calls a tool has no `content` at all.
+/// let call = ToolCall {
+///     id: "call-1".into(),
+///     function: FunctionCall { name: "search".into(), arguments: r#"{"q":"pizza"}"#.into() },
+///     ..Default::default()
+/// };
+/// let msg = AssistantMessage { id: "m1".into(), tool_calls: Some(vec![call]), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(ChatMessage::Assistant(msg)).unwrap(),
+///     json!({"role": "assistant", "id": "m1", "toolCalls": [{"id": "call-1", "type": "function",
+///            "function": {"name": "search", "arguments": "{\"q\":\"pizza\"}"}}]})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssistantMessage {
@@ -1101,6 +1887,24 @@ pub struct AssistantMessage {
 }
 
 /// A message from the person using the application.
+///
+/// ```
+/// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+/// use serde_json::json;
+///
+/// let msg = UserMessage {
+///     subagent_run_id: None,
+///     id: "u1".into(),
+///     name: Some("Ada".into()),
+///     encrypted_value: None,
+///     metadata: None,
+///     content: UserContent::Text("Find food".into()),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(ChatMessage::User(msg)).unwrap(),
+///     json!({"role": "user", "id": "u1", "name": "Ada", "content": "Find food"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserMessage {
@@ -1123,6 +1927,16 @@ pub struct UserMessage {
 }
 
 /// The content of a user message.
+///
+/// ```
+/// use a2ui_stream::agui::{InputContent, UserContent};
+/// use serde_json::json;
+///
+/// let text: UserContent = serde_json::from_value(json!("Find food")).unwrap();
+/// assert_eq!(text, UserContent::Text("Find food".into()));
+/// let parts: UserContent = serde_json::from_value(json!([{"type": "text", "text": "Find food"}])).unwrap();
+/// assert_eq!(parts, UserContent::Parts(vec![InputContent::Text { text: "Find food".into() }]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum UserContent {
@@ -1133,6 +1947,22 @@ pub enum UserContent {
 }
 
 /// One part of a multimodal user message, tagged by `type`.
+///
+/// ```
+/// use a2ui_stream::agui::{InputContent, InputContentSource, MediaContent};
+/// use serde_json::json;
+///
+/// let text = InputContent::Text { text: "What is this?".into() };
+/// assert_eq!(serde_json::to_value(text).unwrap(), json!({"type": "text", "text": "What is this?"}));
+/// let image = InputContent::Image(MediaContent {
+///     source: InputContentSource::Url { value: "https://example.com/a.png".into(), mime_type: None },
+///     metadata: None,
+/// });
+/// assert_eq!(
+///     serde_json::to_value(image).unwrap(),
+///     json!({"type": "image", "source": {"type": "url", "value": "https://example.com/a.png"}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum InputContent {
@@ -1152,6 +1982,21 @@ pub enum InputContent {
 }
 
 /// An image, audio, video or document part.
+///
+/// ```
+/// use a2ui_stream::agui::{InputContentSource, MediaContent};
+/// use serde_json::json;
+///
+/// let pdf = MediaContent {
+///     source: InputContentSource::Data { value: "JVBERi0=".into(), mime_type: "application/pdf".into() },
+///     metadata: Some(json!({"pages": 1})),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(pdf).unwrap(),
+///     json!({"source": {"type": "data", "value": "JVBERi0=", "mimeType": "application/pdf"},
+///            "metadata": {"pages": 1}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MediaContent {
     /// Where the bytes come from.
@@ -1162,6 +2007,20 @@ pub struct MediaContent {
 }
 
 /// Where a media part's bytes come from, tagged by `type`.
+///
+/// ```
+/// use a2ui_stream::agui::InputContentSource;
+/// use serde_json::json;
+///
+/// let data = InputContentSource::Data { value: "aGk=".into(), mime_type: "text/plain".into() };
+/// assert_eq!(
+///     serde_json::to_value(data).unwrap(),
+///     json!({"type": "data", "value": "aGk=", "mimeType": "text/plain"})
+/// );
+/// let url: InputContentSource =
+///     serde_json::from_value(json!({"type": "url", "value": "https://example.com/a.mp3"})).unwrap();
+/// assert_eq!(url, InputContentSource::Url { value: "https://example.com/a.mp3".into(), mime_type: None });
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum InputContentSource {
@@ -1184,6 +2043,22 @@ pub enum InputContentSource {
 }
 
 /// What a tool returned, as a message.
+///
+/// ```
+/// use a2ui_stream::agui::{ChatMessage, ToolMessage};
+/// use serde_json::json;
+///
+/// let msg = ToolMessage {
+///     id: "t1".into(),
+///     content: "3 results".into(),
+///     tool_call_id: "call-1".into(),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(ChatMessage::Tool(msg)).unwrap(),
+///     json!({"role": "tool", "id": "t1", "content": "3 results", "toolCallId": "call-1"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolMessage {
@@ -1208,6 +2083,18 @@ pub struct ToolMessage {
 }
 
 /// Structured progress materialised as a message.
+///
+/// ```
+/// use a2ui_stream::agui::ChatMessage;
+/// use serde_json::json;
+///
+/// let msg: ChatMessage = serde_json::from_value(json!({
+///     "role": "activity", "id": "a1", "activityType": "search", "content": {"progress": 1.0}
+/// })).unwrap();
+/// let ChatMessage::Activity(activity) = msg else { unreachable!() };
+/// assert_eq!(activity.activity_type, "search");
+/// assert_eq!(activity.content["progress"], 1.0);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityMessage {
@@ -1226,6 +2113,17 @@ pub struct ActivityMessage {
 }
 
 /// A span of reasoning materialised as a message.
+///
+/// ```
+/// use a2ui_stream::agui::{ChatMessage, ReasoningMessage};
+/// use serde_json::json;
+///
+/// let msg = ReasoningMessage { id: "r1".into(), content: "Check the map first.".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(ChatMessage::Reasoning(msg)).unwrap(),
+///     json!({"role": "reasoning", "id": "r1", "content": "Check the map first."})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasoningMessage {
@@ -1245,6 +2143,13 @@ pub struct ReasoningMessage {
 }
 
 /// The only kind of tool call the protocol models: `"function"`.
+///
+/// ```
+/// use a2ui_stream::agui::ToolCallType;
+///
+/// assert_eq!(serde_json::to_string(&ToolCallType::Function).unwrap(), r#""function""#);
+/// assert!(serde_json::from_str::<ToolCallType>(r#""retrieval""#).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolCallType {
@@ -1254,6 +2159,20 @@ pub enum ToolCallType {
 }
 
 /// A call an assistant message made.
+///
+/// ```
+/// use a2ui_stream::agui::{ToolCall, ToolCallType};
+/// use serde_json::json;
+///
+/// // The wire's `type` field is the `kind` field here.
+/// let call: ToolCall = serde_json::from_value(json!({
+///     "id": "call-1", "type": "function",
+///     "function": {"name": "search", "arguments": "{\"q\":\"pizza\"}"}
+/// })).unwrap();
+/// assert_eq!(call.kind, ToolCallType::Function);
+/// assert_eq!(call.function.name, "search");
+/// assert_eq!(call.encrypted_value, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
@@ -1273,6 +2192,20 @@ pub struct ToolCall {
 }
 
 /// The name and arguments of a tool call.
+///
+/// ```
+/// use a2ui_stream::agui::FunctionCall;
+/// use serde_json::json;
+///
+/// // The arguments stay a string, exactly as written, not a nested object.
+/// let call = FunctionCall { name: "search".into(), arguments: r#"{"q": "pizza"}"#.into() };
+/// assert_eq!(
+///     serde_json::to_value(&call).unwrap(),
+///     json!({"name": "search", "arguments": "{\"q\": \"pizza\"}"})
+/// );
+/// let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
+/// assert_eq!(args["q"], "pizza");
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FunctionCall {
     /// Which tool is being called.
@@ -1282,6 +2215,23 @@ pub struct FunctionCall {
 }
 
 /// A tool the agent may call.
+///
+/// ```
+/// use a2ui_stream::agui::Tool;
+/// use serde_json::json;
+///
+/// let tool = Tool {
+///     name: "search".into(),
+///     description: "Find restaurants".into(),
+///     parameters: Some(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+///     metadata: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(tool).unwrap(),
+///     json!({"name": "search", "description": "Find restaurants",
+///            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Tool {
     /// The tool's name.
@@ -1297,6 +2247,15 @@ pub struct Tool {
 }
 
 /// A named piece of ambient information given to the agent for the run.
+///
+/// ```
+/// use a2ui_stream::agui::Context;
+/// use serde_json::json;
+///
+/// let ctx: Context =
+///     serde_json::from_value(json!({"description": "The user's city", "value": "Lisbon"})).unwrap();
+/// assert_eq!(ctx, Context { description: "The user's city".into(), value: "Lisbon".into() });
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Context {
     /// What this context is.
@@ -1306,6 +2265,22 @@ pub struct Context {
 }
 
 /// An answer to one interrupt, sent on the run that continues from it.
+///
+/// ```
+/// use a2ui_stream::agui::ResumeEntry;
+/// use serde_json::json;
+///
+/// let entry = ResumeEntry {
+///     interrupt_id: "i1".into(),
+///     status: "resolved".into(),
+///     payload: Some(json!({"approved": true})),
+///     metadata: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(entry).unwrap(),
+///     json!({"interruptId": "i1", "status": "resolved", "payload": {"approved": true}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResumeEntry {

@@ -29,6 +29,6 @@ pub mod verify;
 
 pub use a2ui::{A2uiActivities, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
 pub use events::*;
-pub use run::{AgentOutput, RunBuilder, RunBuilderError};
-pub use sse::{SseEncoder, SseReadError, SseReader};
-pub use verify::{verify, Rule, Verifier, Violation};
+pub use run::{AgentOutput, RunBuilder, RunBuilderError, A2UI_ERROR_EVENT, INVALID_TOOL_ARGUMENTS};
+pub use sse::{SseEncoder, SseReadError, SseReadErrorKind, SseReader};
+pub use verify::{verify, Rule, Span, Verifier, Violation};

@@ -51,9 +51,37 @@ use std::fmt;
 
 /// The `CUSTOM` event name under which splitter errors are reported (value:
 /// `{"offset": <byte offset>, "message": <text>}`); the run continues.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, RunBuilder, A2UI_ERROR_EVENT};
+/// use a2ui_stream::Splitter;
+///
+/// let mut splitter = Splitter::new();
+/// let mut run = RunBuilder::new("t", "r");
+/// for item in splitter.feed(br#"<a2ui-json>{"beginRendering": }</a2ui-json>"#) {
+///     run.splitter(item)?; // the bad message is reported, not fatal
+/// }
+/// let events: Vec<_> = run.drain().collect();
+/// let Event::Custom(c) = &events[1] else { panic!() };
+/// assert_eq!(c.name, A2UI_ERROR_EVENT);
+/// assert_eq!(c.value["offset"], 30);
+/// assert!(!run.is_over());
+/// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+/// ```
 pub const A2UI_ERROR_EVENT: &str = "a2ui-stream.error";
 
 /// The `RUN_ERROR.code` sent when a tool call's arguments are not JSON at its end.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, RunBuilder, INVALID_TOOL_ARGUMENTS};
+///
+/// let mut run = RunBuilder::new("t", "r");
+/// run.tool_call_start("c1", "search").unwrap();
+/// run.tool_call_args("c1", r#"{"q": "#).unwrap();
+/// assert!(run.tool_call_end("c1").is_err());
+/// let Some(Event::RunError(e)) = run.drain().last() else { panic!() };
+/// assert_eq!(e.code.as_deref(), Some(INVALID_TOOL_ARGUMENTS));
+/// ```
 pub const INVALID_TOOL_ARGUMENTS: &str = "INVALID_TOOL_ARGUMENTS";
 
 /// One thing an agent produced, for [`RunBuilder::push`].
@@ -61,6 +89,27 @@ pub const INVALID_TOOL_ARGUMENTS: &str = "INVALID_TOOL_ARGUMENTS";
 /// `RunStarted`/`RunFinished` mark runs, possibly nested: the first `RunStarted` is this run
 /// (whether or not `RUN_STARTED` was already sent), later ones open nested runs, and the
 /// `RunFinished` that closes the outermost finishes it.
+///
+/// ```
+/// use a2ui_stream::agui::{AgentOutput, RunBuilder};
+///
+/// let mut run = RunBuilder::new("t", "r");
+/// for output in [
+///     AgentOutput::RunStarted,
+///     AgentOutput::Text("Let me look.".into()),
+///     AgentOutput::ToolCallStart { id: "c1".into(), name: "search".into() },
+///     AgentOutput::ToolCallArgs { id: "c1".into(), delta: "{}".into() },
+///     AgentOutput::ToolCallResult { id: "c1".into(), content: "[]".into() },
+///     AgentOutput::RunFinished,
+/// ] {
+///     run.push(output)?;
+/// }
+/// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+/// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+///                    "TEXT_MESSAGE_END", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
+///                    "TOOL_CALL_RESULT", "RUN_FINISHED"]);
+/// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentOutput {
     /// A run (outermost or nested) began.
@@ -127,7 +176,21 @@ pub enum AgentOutput {
     Splitter(Result<crate::Event, crate::Error>),
 }
 
-/// Why the builder refused a call. Nothing was sent for it, unless stated.
+/// Why the builder refused a call. Nothing was sent for it, unless stated; the first call on a
+/// builder starts the run (`RUN_STARTED`) even when it is refused.
+///
+/// ```
+/// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+///
+/// let mut run = RunBuilder::new("t", "r");
+/// run.step_started("plan").unwrap();
+/// assert_eq!(run.step_started("plan"), Err(RunBuilderError::DuplicateStep("plan".into())));
+/// assert_eq!(run.tool_call_args("c1", "{}"), Err(RunBuilderError::UnknownToolCall("c1".into())));
+/// run.finish().unwrap();
+/// let err = run.text("too late").unwrap_err();
+/// assert_eq!(err, RunBuilderError::RunOver);
+/// assert_eq!(err.to_string(), "the run is over");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RunBuilderError {
@@ -197,6 +260,19 @@ struct OpenReasoning {
 ///
 /// Every method appends the events it produces to an internal queue; take them with
 /// [`drain`](RunBuilder::drain) and send them in order.
+///
+/// ```
+/// use a2ui_stream::agui::RunBuilder;
+///
+/// let mut run = RunBuilder::new("thread-1", "run-1");
+/// run.text("Let me check.")?;
+/// run.tool_call_start("c1", "search")?; // ends the prose first
+/// run.finish()?;                        // closes the open call
+/// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+/// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+///                    "TEXT_MESSAGE_END", "TOOL_CALL_START", "TOOL_CALL_END", "RUN_FINISHED"]);
+/// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+/// ```
 #[derive(Debug)]
 pub struct RunBuilder {
     thread_id: String,
@@ -220,6 +296,17 @@ pub struct RunBuilder {
 impl RunBuilder {
     /// A builder for run `run_id` of thread `thread_id`. Nothing is sent until the first output
     /// (or [`start`](RunBuilder::start)).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    ///
+    /// let mut run = RunBuilder::new("thread-1", "run-1");
+    /// assert!(run.pending().is_empty()); // nothing sent yet
+    /// run.start()?;
+    /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
+    /// assert_eq!((ev.thread_id.as_str(), ev.run_id.as_str()), ("thread-1", "run-1"));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn new(thread_id: impl Into<String>, run_id: impl Into<String>) -> Self {
         let run_id = run_id.into();
         RunBuilder {
@@ -243,6 +330,20 @@ impl RunBuilder {
     }
 
     /// A builder for the run a client requested, echoing the request in `RUN_STARTED.input`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunAgentInput, RunBuilder};
+    ///
+    /// let input: RunAgentInput = serde_json::from_str(
+    ///     r#"{"threadId":"t1","runId":"r2","parentRunId":"r1","messages":[]}"#).unwrap();
+    /// let mut run = RunBuilder::from_input(input.clone());
+    /// assert_eq!((run.thread_id(), run.run_id()), ("t1", "r2"));
+    /// run.start()?;
+    /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
+    /// assert_eq!(ev.parent_run_id.as_deref(), Some("r1"));
+    /// assert_eq!(ev.input.as_deref(), Some(&input));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn from_input(input: RunAgentInput) -> Self {
         let mut b = RunBuilder::new(input.thread_id.clone(), input.run_id.clone());
         b.parent_run_id = input.parent_run_id.clone();
@@ -251,42 +352,134 @@ impl RunBuilder {
     }
 
     /// Sets `RUN_STARTED.parentRunId` (before the run starts).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    ///
+    /// let mut run = RunBuilder::new("t", "run-2").with_parent_run_id("run-1");
+    /// run.start()?;
+    /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
+    /// assert_eq!(ev.parent_run_id.as_deref(), Some("run-1"));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn with_parent_run_id(mut self, parent: impl Into<String>) -> Self {
         self.parent_run_id = Some(parent.into());
         self
     }
 
     /// The run id.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("thread-1", "run-1");
+    /// assert_eq!(run.run_id(), "run-1");
+    /// run.text("Hi")?;
+    /// // The ids the builder makes start with the run id.
+    /// assert!(run.text_message_id().unwrap().starts_with("run-1-"));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn run_id(&self) -> &str {
         &self.run_id
     }
 
     /// The thread id.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let run = RunBuilder::new("thread-1", "run-1");
+    /// assert_eq!(run.thread_id(), "thread-1");
+    /// ```
     pub fn thread_id(&self) -> &str {
         &self.thread_id
     }
 
     /// Whether `RUN_FINISHED` or `RUN_ERROR` was sent.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Hi")?;
+    /// assert!(!run.is_over());
+    /// run.fail("model timed out", None)?;
+    /// assert!(run.is_over());
+    /// assert_eq!(run.text("more"), Err(RunBuilderError::RunOver));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
 
     /// How many nested runs are open inside the outermost one.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.enter_run()?; // this run
+    /// assert_eq!(run.depth(), 0);
+    /// run.enter_run()?; // a sub-agent's run inside it
+    /// assert_eq!(run.depth(), 1);
+    /// run.exit_run()?;
+    /// assert_eq!(run.depth(), 0);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn depth(&self) -> usize {
         self.entered.saturating_sub(1)
     }
 
     /// The id of the open text message, if prose is being streamed.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// assert_eq!(run.text_message_id(), None);
+    /// run.text("Hel")?;
+    /// let id = run.text_message_id().unwrap().to_owned();
+    /// run.text("lo")?;
+    /// assert_eq!(run.text_message_id(), Some(id.as_str())); // the same message
+    /// run.text_end()?;
+    /// assert_eq!(run.text_message_id(), None);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn text_message_id(&self) -> Option<&str> {
         self.text.as_deref()
     }
 
     /// Events produced and not yet taken.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Hi")?;
+    /// let types: Vec<_> = run.pending().iter().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
+    /// run.drain().for_each(drop);
+    /// assert!(run.pending().is_empty());
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn pending(&self) -> &[Event] {
         &self.out
     }
 
     /// Takes the events produced so far, in order.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Hi")?;
+    /// let first: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(first, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
+    /// run.finish()?;
+    /// let rest: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(rest, ["TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn drain(&mut self) -> std::vec::Drain<'_, Event> {
         self.out.drain(..)
     }
@@ -301,6 +494,19 @@ impl RunBuilder {
     }
 
     /// Sends `RUN_STARTED` if it was not sent yet; refuses once the run is over.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.start()?;
+    /// run.start()?; // already started: sends nothing
+    /// run.finish()?;
+    /// assert_eq!(run.start(), Err(RunBuilderError::RunOver));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn start(&mut self) -> Result<(), RunBuilderError> {
         match self.phase {
             Phase::Over => Err(RunBuilderError::RunOver),
@@ -317,6 +523,20 @@ impl RunBuilder {
     }
 
     /// Feeds one agent output; see [`AgentOutput`].
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{AgentOutput, RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.push(AgentOutput::Text("Hi".into()))?;
+    /// run.push(AgentOutput::TextEnd)?;
+    /// let end = AgentOutput::ToolCallEnd { id: "c9".into() };
+    /// assert_eq!(run.push(end), Err(RunBuilderError::UnknownToolCall("c9".into())));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn push(&mut self, output: AgentOutput) -> Result<(), RunBuilderError> {
         match output {
             AgentOutput::RunStarted => self.enter_run(),
@@ -341,6 +561,18 @@ impl RunBuilder {
 
     /// A run begins. The first one is this run (sending `RUN_STARTED` if that was not sent
     /// yet, e.g. by [`start`](RunBuilder::start)); later ones are nested and send nothing.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.enter_run()?; // the outer run: RUN_STARTED
+    /// run.enter_run()?; // a nested run: nothing
+    /// run.text("From the sub-agent")?;
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn enter_run(&mut self) -> Result<(), RunBuilderError> {
         self.start()?;
         self.entered += 1;
@@ -349,6 +581,22 @@ impl RunBuilder {
 
     /// A run ends: a nested one sends nothing (its open prose is ended); the outermost one
     /// [finishes](RunBuilder::finish) this run.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.enter_run()?;
+    /// run.enter_run()?;
+    /// run.text("From the sub-agent")?;
+    /// run.exit_run()?; // the nested run: its prose ends
+    /// run.exit_run()?; // the outermost run: RUN_FINISHED
+    /// assert!(run.is_over());
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn exit_run(&mut self) -> Result<(), RunBuilderError> {
         if self.phase == Phase::Over {
             return Err(RunBuilderError::RunOver);
@@ -364,6 +612,22 @@ impl RunBuilder {
 
     /// An LLM text delta. Empty deltas send nothing; the first delta of a prose run opens a
     /// text message, and later ones continue it.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Hel")?;
+    /// run.text("")?; // sends nothing
+    /// run.text("lo")?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_CONTENT"]);
+    /// let Event::TextMessageContent(c) = &events[3] else { panic!() };
+    /// assert_eq!(c.delta, "lo");
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn text(&mut self, delta: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if delta.is_empty() {
@@ -385,6 +649,20 @@ impl RunBuilder {
     }
 
     /// Ends the current prose message, if one is open (the next delta opens a new one).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("One.")?;
+    /// run.text_end()?;
+    /// run.text_end()?; // nothing open: sends nothing
+    /// run.text("Two.")?;
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn text_end(&mut self) -> Result<(), RunBuilderError> {
         self.start()?;
         self.flush_utf8();
@@ -399,6 +677,20 @@ impl RunBuilder {
     }
 
     /// A reasoning delta. Ends open prose; empty deltas send nothing.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Hmm.")?;
+    /// run.reasoning("The user wants")?; // ends the prose
+    /// run.reasoning(" a table.")?;
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "REASONING_START", "REASONING_MESSAGE_START",
+    ///                    "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn reasoning(&mut self, delta: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if delta.is_empty() {
@@ -441,6 +733,18 @@ impl RunBuilder {
     }
 
     /// Ends the current reasoning span, if one is open.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.reasoning("Think first.")?;
+    /// run.reasoning_end()?;
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "REASONING_START", "REASONING_MESSAGE_START",
+    ///                    "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn reasoning_end(&mut self) -> Result<(), RunBuilderError> {
         self.start()?;
         self.close_reasoning();
@@ -463,6 +767,23 @@ impl RunBuilder {
     }
 
     /// A tool call begins. Ends open prose (the call's `parentMessageId`) and reasoning.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Let me search.")?;
+    /// let message = run.text_message_id().unwrap().to_owned();
+    /// run.tool_call_start("c1", "search")?;
+    /// assert_eq!(run.tool_call_start("c1", "search"),
+    ///            Err(RunBuilderError::DuplicateToolCall("c1".into())));
+    /// let events: Vec<_> = run.drain().collect();
+    /// assert_eq!(events[3].event_type().as_str(), "TEXT_MESSAGE_END");
+    /// let Event::ToolCallStart(start) = &events[4] else { panic!() };
+    /// assert_eq!(start.tool_call_name, "search");
+    /// assert_eq!(start.parent_message_id, Some(message));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn tool_call_start(&mut self, id: &str, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if self.known_tools.contains(id) || self.tools.iter().any(|t| t.id == id) {
@@ -483,6 +804,21 @@ impl RunBuilder {
     }
 
     /// A fragment of an open tool call's arguments (empty fragments send nothing).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.tool_call_start("c1", "search")?;
+    /// run.tool_call_args("c1", r#"{"q":"#)?;
+    /// run.tool_call_args("c1", "")?; // sends nothing
+    /// run.tool_call_args("c1", r#""rust"}"#)?;
+    /// assert_eq!(run.tool_call_args("c2", "{}"),
+    ///            Err(RunBuilderError::UnknownToolCall("c2".into())));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_ARGS"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn tool_call_args(&mut self, id: &str, delta: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(tool) = self.tools.iter_mut().find(|t| t.id == id) else {
@@ -498,6 +834,23 @@ impl RunBuilder {
 
     /// An open tool call's arguments are complete. If they are not JSON, the run fails
     /// instead (see [`RunBuilderError::InvalidToolArguments`]).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.tool_call_start("c1", "search")?;
+    /// run.tool_call_args("c1", r#"{"q":"rust"}"#)?;
+    /// run.tool_call_end("c1")?;
+    /// run.tool_call_start("c2", "search")?;
+    /// run.tool_call_args("c2", r#"{"q":"#)?;
+    /// let err = run.tool_call_end("c2").unwrap_err(); // not JSON: the run fails
+    /// assert!(matches!(err, RunBuilderError::InvalidToolArguments { ref id, .. } if id == "c2"));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
+    ///                    "TOOL_CALL_START", "TOOL_CALL_ARGS", "RUN_ERROR"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn tool_call_end(&mut self, id: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(pos) = self.tools.iter().position(|t| t.id == id) else {
@@ -530,6 +883,18 @@ impl RunBuilder {
     }
 
     /// A complete tool call in one go: start, the arguments as one delta, end.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.tool_call("c1", "search", r#"{"q":"rust"}"#)?;
+    /// run.tool_call("c2", "now", "")?; // no arguments: no TOOL_CALL_ARGS
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
+    ///                    "TOOL_CALL_START", "TOOL_CALL_END"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn tool_call(
         &mut self,
         id: &str,
@@ -542,6 +907,22 @@ impl RunBuilder {
     }
 
     /// What a tool returned. Ends the call first if it is still open.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.tool_call_start("c1", "clock")?;
+    /// run.tool_call_result("c1", "12:00")?; // ends the call first
+    /// assert_eq!(run.tool_call_result("c9", "?"),
+    ///            Err(RunBuilderError::UnknownToolCall("c9".into())));
+    /// let events: Vec<_> = run.drain().collect();
+    /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_END", "TOOL_CALL_RESULT"]);
+    /// let Event::ToolCallResult(result) = &events[3] else { panic!() };
+    /// assert_eq!((result.tool_call_id.as_str(), result.content.as_str()), ("c1", "12:00"));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn tool_call_result(&mut self, id: &str, content: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if let Some(pos) = self.tools.iter().position(|t| t.id == id) {
@@ -556,6 +937,18 @@ impl RunBuilder {
     }
 
     /// The whole agent state.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.state_snapshot(json!({"count": 1}))?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// let Event::StateSnapshot(state) = &events[1] else { panic!() };
+    /// assert_eq!(state.snapshot, json!({"count": 1}));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn state_snapshot(&mut self, snapshot: Value) -> Result<(), RunBuilderError> {
         self.start()?;
         self.emit(StateSnapshot {
@@ -566,6 +959,19 @@ impl RunBuilder {
     }
 
     /// An RFC 6902 change to the agent state.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{PatchOp, RunBuilder};
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.state_delta(vec![PatchOp::Replace { path: "/count".into(), value: json!(2) }])?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// assert_eq!(serde_json::to_value(&events[1]).unwrap(), json!({
+    ///     "type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": 2}]
+    /// }));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn state_delta(&mut self, delta: Vec<PatchOp>) -> Result<(), RunBuilderError> {
         self.start()?;
         self.emit(StateDelta {
@@ -576,6 +982,19 @@ impl RunBuilder {
     }
 
     /// The complete message list.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ChatMessage, Event, RunBuilder};
+    ///
+    /// let hi: ChatMessage =
+    ///     serde_json::from_str(r#"{"id":"m1","role":"user","content":"hi"}"#).unwrap();
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.messages_snapshot(vec![hi.clone()])?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// let Event::MessagesSnapshot(snapshot) = &events[1] else { panic!() };
+    /// assert_eq!(snapshot.messages, [hi]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn messages_snapshot(&mut self, messages: Vec<ChatMessage>) -> Result<(), RunBuilderError> {
         self.start()?;
         self.emit(MessagesSnapshot {
@@ -586,6 +1005,18 @@ impl RunBuilder {
     }
 
     /// A named step begins.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.step_started("plan")?;
+    /// assert_eq!(run.step_started("plan"), Err(RunBuilderError::DuplicateStep("plan".into())));
+    /// run.finish()?; // closes the active step
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "STEP_FINISHED", "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn step_started(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if self.steps.iter().any(|s| s == name) {
@@ -597,6 +1028,20 @@ impl RunBuilder {
     }
 
     /// An active step ends.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.step_started("write")?;
+    /// run.text("Draft")?;
+    /// run.step_finished("write")?; // ends the step's prose first
+    /// assert_eq!(run.step_finished("write"), Err(RunBuilderError::UnknownStep("write".into())));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START",
+    ///                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn step_finished(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(pos) = self.steps.iter().position(|s| s == name) else {
@@ -609,6 +1054,18 @@ impl RunBuilder {
     }
 
     /// An application event (`CUSTOM`).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.custom("progress", json!({"percent": 50}))?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// assert_eq!(serde_json::to_value(&events[1]).unwrap(),
+    ///            json!({"type": "CUSTOM", "name": "progress", "value": {"percent": 50}}));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn custom(&mut self, name: &str, value: Value) -> Result<(), RunBuilderError> {
         self.start()?;
         self.emit(Custom {
@@ -620,6 +1077,18 @@ impl RunBuilder {
     }
 
     /// A provider-native event passed through (`RAW`).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.raw(json!({"type": "ping"}), Some("openai".into()))?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// assert_eq!(serde_json::to_value(&events[1]).unwrap(),
+    ///            json!({"type": "RAW", "event": {"type": "ping"}, "source": "openai"}));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn raw(&mut self, event: Value, source: Option<String>) -> Result<(), RunBuilderError> {
         self.start()?;
         self.emit(Raw {
@@ -633,6 +1102,25 @@ impl RunBuilder {
     /// One item of the splitter's output: prose becomes text, an A2UI message becomes an
     /// `a2ui-surface` activity event, and an error is reported as a `CUSTOM` event named
     /// [`A2UI_ERROR_EVENT`] (the splitter recovers, so the run goes on).
+    ///
+    /// ```
+    /// use a2ui_stream::{agui::RunBuilder, Splitter};
+    ///
+    /// let mut splitter = Splitter::new();
+    /// let mut run = RunBuilder::new("t", "r");
+    /// let chunks = [r#"Here: <a2ui-json>{"beginRendering":"#,
+    ///               r#"{"surfaceId":"s","root":"r"}}</a2ui-json>"#];
+    /// for chunk in chunks {
+    ///     for item in splitter.feed(chunk.as_bytes()) {
+    ///         run.splitter(item)?;
+    ///     }
+    /// }
+    /// run.finish()?;
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "ACTIVITY_SNAPSHOT", "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn splitter(
         &mut self,
         item: Result<crate::Event, crate::Error>,
@@ -647,6 +1135,22 @@ impl RunBuilder {
     }
 
     /// One event from the splitter.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use bytes::Bytes;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// // "café" cut inside the "é" (0xC3 0xA9): the cut character is held back until complete.
+    /// run.a2ui(a2ui_stream::Event::Text(Bytes::from_static(b"caf\xC3")))?;
+    /// run.a2ui(a2ui_stream::Event::Text(Bytes::from_static(b"\xA9")))?;
+    /// let deltas: Vec<_> = run.drain().filter_map(|e| match e {
+    ///     Event::TextMessageContent(c) => Some(c.delta),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(deltas, ["caf", "é"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn a2ui(&mut self, event: crate::Event) -> Result<(), RunBuilderError> {
         self.start()?;
         match event {
@@ -668,6 +1172,24 @@ impl RunBuilder {
     }
 
     /// An A2UI message given as JSON (for agents that build messages without the splitter).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "run-1");
+    /// run.text("Here is the form:")?;
+    /// let begin = json!({"beginRendering": {"surfaceId": "form", "root": "r"}});
+    /// run.a2ui_value(Some("form"), begin)?;
+    /// run.a2ui_value(Some("form"), json!({"deleteSurface": {"surfaceId": "form"}}))?;
+    /// let events: Vec<_> = run.drain().collect();
+    /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA"]);
+    /// let Event::ActivitySnapshot(surface) = &events[4] else { panic!() };
+    /// assert_eq!(surface.message_id, "run-1-a2ui-form");
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn a2ui_value(
         &mut self,
         surface_id: Option<&str>,
@@ -700,11 +1222,37 @@ impl RunBuilder {
     }
 
     /// Closes whatever is open and sends `RUN_FINISHED`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.step_started("answer")?;
+    /// run.text("Done.")?;
+    /// run.finish()?; // ends the prose, then the step
+    /// assert_eq!(run.finish(), Err(RunBuilderError::RunOver));
+    /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START",
+    ///                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_FINISHED",
+    ///                    "RUN_FINISHED"]);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn finish(&mut self) -> Result<(), RunBuilderError> {
         self.finish_with(None)
     }
 
     /// Like [`finish`](RunBuilder::finish), with the run's return value in `RUN_FINISHED.result`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use serde_json::json;
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.finish_with(Some(json!({"answer": 42})))?;
+    /// let Some(Event::RunFinished(finished)) = run.drain().last() else { panic!() };
+    /// assert_eq!(finished.result, Some(json!({"answer": 42})));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn finish_with(&mut self, result: Option<Value>) -> Result<(), RunBuilderError> {
         self.start()?;
         self.flush_utf8();
@@ -724,6 +1272,23 @@ impl RunBuilder {
     }
 
     /// The run (or a nested run at any depth) failed: sends `RUN_ERROR`; nothing follows it.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    ///
+    /// let mut run = RunBuilder::new("t", "r");
+    /// run.text("Partial answer")?;
+    /// run.fail("model timed out", Some("TIMEOUT".into()))?;
+    /// assert_eq!(run.text("more"), Err(RunBuilderError::RunOver));
+    /// let events: Vec<_> = run.drain().collect();
+    /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "RUN_ERROR"]);
+    /// let Event::RunError(error) = &events[3] else { panic!() };
+    /// assert_eq!(error.message, "model timed out");
+    /// assert_eq!(error.code.as_deref(), Some("TIMEOUT"));
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
     pub fn fail(
         &mut self,
         message: impl Into<String>,

@@ -30,6 +30,14 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Something with a start and an end, tracked by id.
+///
+/// ```
+/// use a2ui_stream::agui::{verify, verify::Span, Event, Rule, RunStarted, StepFinished};
+/// let events: Vec<Event> = vec![RunStarted::new("t", "r").into(), StepFinished::new("plan").into()];
+/// let rule = verify(&events).unwrap_err().rule;
+/// assert_eq!(rule, Rule::NotActive { span: Span::Step, id: "plan".into() });
+/// assert_eq!(rule.to_string(), "no active step 'plan'");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Span {
     /// `TEXT_MESSAGE_START` … `TEXT_MESSAGE_END`, by `messageId`.
@@ -57,6 +65,18 @@ impl fmt::Display for Span {
 }
 
 /// The rule a [`Violation`] broke.
+///
+/// ```
+/// use a2ui_stream::agui::{verify, Event, Rule, RunStarted, ToolCallArgs, ToolCallEnd, ToolCallStart};
+/// let events: Vec<Event> = vec![
+///     RunStarted::new("t", "r").into(),
+///     ToolCallStart::new("c1", "search").into(),
+///     ToolCallArgs::new("c1", "{\"q\": ").into(),
+///     ToolCallEnd::new("c1").into(),
+/// ];
+/// let rule = verify(&events).unwrap_err().rule;
+/// assert!(matches!(rule, Rule::InvalidToolArguments { ref id, .. } if id == "c1"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Rule {
@@ -142,6 +162,16 @@ impl fmt::Display for Rule {
 }
 
 /// The first rule a sequence broke: where, which event, and what rule.
+///
+/// ```
+/// use a2ui_stream::agui::{verify, Event, EventType, Rule, RunStarted, StepStarted};
+/// let events: Vec<Event> = vec![StepStarted::new("plan").into(), RunStarted::new("t", "r").into()];
+/// let v = verify(&events).unwrap_err();
+/// assert_eq!(v.index, 0);
+/// assert_eq!(v.event_type, Some(EventType::StepStarted));
+/// assert_eq!(v.rule, Rule::FirstEventNotRunStarted);
+/// assert_eq!(v.to_string(), "event 0 (STEP_STARTED): the first event must be RUN_STARTED");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     /// Index of the offending event in the sequence (the sequence length for
@@ -205,6 +235,16 @@ enum Action<'a> {
 }
 
 /// Incremental verifier: [`push`](Verifier::push) each event as it is sent or received.
+///
+/// ```
+/// use a2ui_stream::agui::{verify::Span, Rule, RunFinished, RunStarted, TextMessageStart, Verifier};
+/// let mut v = Verifier::new();
+/// v.push(&RunStarted::new("t", "r").into()).unwrap();
+/// v.push(&TextMessageStart::new("m").into()).unwrap();
+/// let err = v.push(&RunFinished::new("t", "r").into()).unwrap_err();
+/// assert_eq!(err.index, 2);
+/// assert_eq!(err.rule, Rule::OpenAtRunFinished { span: Span::TextMessage, id: "m".into() });
+/// ```
 #[derive(Debug, Default)]
 pub struct Verifier {
     count: usize,
@@ -220,11 +260,30 @@ pub struct Verifier {
 
 impl Verifier {
     /// A verifier at the start of a stream.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Rule, TextMessageContent, Verifier};
+    /// assert!(Verifier::new().finish().is_ok()); // an empty stream may end
+    /// let mut v = Verifier::new();
+    /// let err = v.push(&TextMessageContent::new("m", "hi").into()).unwrap_err();
+    /// assert_eq!(err.rule, Rule::FirstEventNotRunStarted);
+    /// ```
     pub fn new() -> Self {
         Verifier::default()
     }
 
     /// Checks the next event.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{verify::Span, Rule, RunStarted, StepStarted, Verifier};
+    /// let mut v = Verifier::new();
+    /// v.push(&RunStarted::new("t", "r").into())?;
+    /// v.push(&StepStarted::new("plan").into())?;
+    /// let err = v.push(&StepStarted::new("plan").into()).unwrap_err();
+    /// assert_eq!(err.index, 2);
+    /// assert_eq!(err.rule, Rule::AlreadyActive { span: Span::Step, id: "plan".into() });
+    /// # Ok::<(), a2ui_stream::agui::Violation>(())
+    /// ```
     pub fn push(&mut self, event: &Event) -> Result<(), Violation> {
         let index = self.count;
         self.count += 1;
@@ -236,6 +295,16 @@ impl Verifier {
     }
 
     /// Checks that the stream may end here: no run is left active.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Rule, RunFinished, RunStarted, Verifier};
+    /// let mut v = Verifier::new();
+    /// v.push(&RunStarted::new("t", "r").into()).unwrap();
+    /// let err = v.finish().unwrap_err();
+    /// assert_eq!((err.index, err.event_type, err.rule), (1, None, Rule::RunNotTerminated));
+    /// v.push(&RunFinished::new("t", "r").into()).unwrap();
+    /// assert!(v.finish().is_ok());
+    /// ```
     pub fn finish(&self) -> Result<(), Violation> {
         if self.run_active && !self.run_finished && !self.run_error {
             return Err(Violation {
