@@ -207,6 +207,56 @@ proptest! {
         }
         prop_assert_eq!(back, events);
     }
+
+    /// Whatever the body (frames of any size, over-long lines, comments, stray bytes, any line
+    /// ends) and whatever the limit, the reader gives the same events and the same errors, at
+    /// the same offsets, however the body is cut.
+    #[test]
+    fn sse_reader_gives_the_same_on_every_cut(
+        pieces in prop::collection::vec(sse_piece(), 0..16),
+        max in 0usize..48,
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let body = pieces.concat();
+        let read = |points: &[usize]| -> Vec<String> {
+            let mut reader = SseReader::with_max_frame_bytes(max);
+            let mut out = Vec::new();
+            let mut prev = 0;
+            for &p in points.iter().chain([&body.len()]) {
+                out.extend(reader.feed(&body[prev..p]).into_iter().map(|r| match r {
+                    Ok(event) => format!("event {}", serde_json::to_string(&event).unwrap()),
+                    Err(e) => format!("error {e}"),
+                }));
+                prev = p;
+            }
+            out
+        };
+        let whole = read(&[]);
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(body.len() + 1)).collect();
+        points.sort_unstable();
+        prop_assert_eq!(read(&points), whole.clone());
+        let bytewise: Vec<usize> = (1..body.len()).collect();
+        prop_assert_eq!(read(&bytewise), whole);
+    }
+}
+
+/// One piece of an SSE body: a data line (an event's JSON, short or long), a comment, another
+/// field, a blank line, a byte-order mark or stray bytes, with LF, CR or CRLF line ends.
+fn sse_piece() -> impl Strategy<Value = Vec<u8>> {
+    let end = prop_oneof![Just("\n"), Just("\r"), Just("\r\n")];
+    let line = prop_oneof![
+        "[a-z]{0,30}"
+            .prop_map(|name| format!(r#"data: {{"type":"STEP_STARTED","stepName":"{name}"}}"#)),
+        "[a-z ]{0,40}".prop_map(|text| format!("data:{text}")),
+        "[a-z ]{0,20}".prop_map(|text| format!(": {text}")),
+        Just("event: message".to_owned()),
+        Just(String::new()),
+    ];
+    prop_oneof![
+        4 => (line, end).prop_map(|(line, end)| format!("{line}{end}").into_bytes()),
+        1 => Just(b"\xEF\xBB\xBF".to_vec()),
+        1 => prop::collection::vec(any::<u8>(), 0..6),
+    ]
 }
 
 #[test]

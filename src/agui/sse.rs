@@ -27,10 +27,25 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The media type of an SSE body.
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+/// assert_eq!(sse::CONTENT_TYPE, "text/event-stream");
+/// assert_eq!(sse::HEADERS[0], ("Content-Type", sse::CONTENT_TYPE));
+/// ```
 pub const CONTENT_TYPE: &str = "text/event-stream";
 
 /// The response headers an SSE endpoint needs: the media type, no caching, and no buffering by
 /// nginx-style proxies (which would otherwise hold events back until the run ends).
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+/// use std::collections::HashMap;
+/// let headers: HashMap<_, _> = sse::HEADERS.into_iter().collect();
+/// assert_eq!(headers["Content-Type"], "text/event-stream");
+/// assert_eq!(headers["Cache-Control"], "no-cache");
+/// assert_eq!(headers["X-Accel-Buffering"], "no");
+/// ```
 pub const HEADERS: [(&str, &str); 3] = [
     ("Content-Type", CONTENT_TYPE),
     ("Cache-Control", "no-cache"),
@@ -38,9 +53,23 @@ pub const HEADERS: [(&str, &str); 3] = [
 ];
 
 /// The keep-alive frame: an SSE comment line, ignored by every reader.
+///
+/// ```
+/// use a2ui_stream::agui::{sse, SseReader};
+/// assert_eq!(sse::KEEP_ALIVE, ": ping\n\n");
+/// // A comment frame: a reader skips it and yields no event.
+/// assert!(SseReader::new().feed(sse::KEEP_ALIVE.as_bytes()).is_empty());
+/// ```
 pub const KEEP_ALIVE: &str = ": ping\n\n";
 
 /// The default keep-alive interval.
+///
+/// ```
+/// use a2ui_stream::agui::{sse, SseEncoder};
+/// use std::time::Duration;
+/// assert_eq!(sse::DEFAULT_KEEP_ALIVE, Duration::from_secs(15));
+/// assert_eq!(SseEncoder::new().interval(), sse::DEFAULT_KEEP_ALIVE);
+/// ```
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// Writes one event as an SSE frame, `data: <json>\n\n`.
@@ -62,6 +91,21 @@ pub fn encode(event: &Event) -> serde_json::Result<String> {
 /// Call [`encode`](SseEncoder::encode) for each event and, whenever the timer at
 /// [`next_keep_alive`](SseEncoder::next_keep_alive) fires, [`keep_alive`](SseEncoder::keep_alive):
 /// it returns the ping frame only if nothing was written for a whole interval.
+///
+/// ```
+/// use a2ui_stream::agui::{SseEncoder, StepStarted};
+/// use std::time::{Duration, Instant};
+///
+/// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(10));
+/// let t0 = Instant::now();
+/// enc.start(t0); // headers sent
+/// let mut body = enc.encode(&StepStarted::new("plan").into(), t0 + Duration::from_secs(4)).unwrap();
+/// // The timer set at the start fires, but an event went out 6 s ago: no ping yet.
+/// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(10)), None);
+/// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(14)));
+/// body += enc.keep_alive(t0 + Duration::from_secs(14)).unwrap();
+/// assert_eq!(body, "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n: ping\n\n");
+/// ```
 #[derive(Debug, Clone)]
 pub struct SseEncoder {
     interval: Duration,
@@ -76,11 +120,31 @@ impl Default for SseEncoder {
 
 impl SseEncoder {
     /// An encoder with the default keep-alive interval ([`DEFAULT_KEEP_ALIVE`]).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::new();
+    /// let t0 = Instant::now();
+    /// enc.start(t0);
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(14)), None);
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(15)), Some(": ping\n\n"));
+    /// ```
     pub fn new() -> Self {
         SseEncoder::with_keep_alive(DEFAULT_KEEP_ALIVE)
     }
 
     /// An encoder that pings after `interval` of silence.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_millis(500));
+    /// let t0 = Instant::now();
+    /// enc.start(t0);
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_millis(499)), None);
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_millis(500)), Some(": ping\n\n"));
+    /// ```
     pub fn with_keep_alive(interval: Duration) -> Self {
         SseEncoder {
             interval,
@@ -89,11 +153,30 @@ impl SseEncoder {
     }
 
     /// The configured keep-alive interval.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{sse, SseEncoder};
+    /// use std::time::Duration;
+    /// let enc = SseEncoder::with_keep_alive(Duration::from_secs(30));
+    /// assert_eq!(enc.interval(), Duration::from_secs(30));
+    /// assert_eq!(SseEncoder::default().interval(), sse::DEFAULT_KEEP_ALIVE);
+    /// ```
     pub fn interval(&self) -> Duration {
         self.interval
     }
 
     /// Encodes `event` as a frame and records `now` as the last write.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{SseEncoder, TextMessageContent};
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
+    /// let t0 = Instant::now();
+    /// let frame = enc.encode(&TextMessageContent::new("m", "one\ntwo").into(), t0).unwrap();
+    /// // The line break is escaped inside the JSON, so one `data:` line carries the event.
+    /// assert_eq!(frame, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"one\\ntwo\"}\n\n");
+    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
+    /// ```
     pub fn encode(&mut self, event: &Event, now: Instant) -> serde_json::Result<String> {
         let frame = encode(event)?;
         self.last_write = Some(now);
@@ -116,12 +199,36 @@ impl SseEncoder {
     }
 
     /// Starts the quiet-time clock at `now` (call when the headers are sent).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
+    /// assert_eq!(enc.next_keep_alive(), None);
+    /// let t0 = Instant::now();
+    /// enc.start(t0);
+    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(1)), None);
+    /// ```
     pub fn start(&mut self, now: Instant) {
         self.last_write = Some(now);
     }
 
     /// Returns [`KEEP_ALIVE`] if nothing was written for a whole interval before `now`, and
     /// records the ping as a write; otherwise `None`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{SseEncoder, StepStarted};
+    /// use std::time::{Duration, Instant};
+    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
+    /// let t0 = Instant::now();
+    /// enc.encode(&StepStarted::new("s").into(), t0).unwrap();
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(3)), None); // written 3 s ago
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(5)), Some(": ping\n\n"));
+    /// // The ping counts as a write: the next one is due a whole interval later.
+    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(6)), None);
+    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(10)));
+    /// ```
     pub fn keep_alive(&mut self, now: Instant) -> Option<&'static str> {
         let due = match self.last_write {
             Some(t) => now.saturating_duration_since(t) >= self.interval,
@@ -137,6 +244,15 @@ impl SseEncoder {
 }
 
 /// A problem found while reading an SSE body.
+///
+/// ```
+/// use a2ui_stream::agui::SseReader;
+/// let mut reader = SseReader::new();
+/// let got = reader.feed(b": hello\n\ndata: {\"type\":\"NOPE\"}\n\n");
+/// let err = got[0].as_ref().unwrap_err();
+/// assert_eq!(err.offset(), 9); // where the frame's `data:` line starts
+/// assert!(err.to_string().starts_with("at byte 9: data is not an AG-UI event"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SseReadError {
     offset: u64,
@@ -144,6 +260,13 @@ pub struct SseReadError {
 }
 
 /// What went wrong while reading an SSE body.
+///
+/// ```
+/// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+/// let got = SseReader::new().feed(b"data: \xFF\n\ndata: 42\n\n");
+/// assert_eq!(got[0].as_ref().unwrap_err().kind(), &SseReadErrorKind::InvalidUtf8);
+/// assert!(matches!(got[1].as_ref().unwrap_err().kind(), SseReadErrorKind::InvalidEvent(_)));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SseReadErrorKind {
@@ -160,11 +283,30 @@ pub enum SseReadErrorKind {
 
 impl SseReadError {
     /// Byte offset in the body of the line where the problem was found.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseReader;
+    /// let mut reader = SseReader::new();
+    /// let first = b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n";
+    /// assert!(reader.feed(first)[0].is_ok());
+    /// // Offsets count from the start of the body, across chunks.
+    /// let got = reader.feed(b"data: {oops}\n\n");
+    /// assert_eq!(got[0].as_ref().unwrap_err().offset(), first.len() as u64);
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+    /// let got = SseReader::new().feed(b"data: {\"type\":\"STEP_STARTED\"}\n\n");
+    /// match got[0].as_ref().unwrap_err().kind() {
+    ///     SseReadErrorKind::InvalidEvent(why) => assert!(why.contains("stepName"), "{why}"),
+    ///     other => panic!("unexpected {other:?}"),
+    /// }
+    /// ```
     pub fn kind(&self) -> &SseReadErrorKind {
         &self.kind
     }
@@ -239,11 +381,29 @@ impl Default for SseReader {
 
 impl SseReader {
     /// A reader with a 16 MiB limit per frame.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, SseReader, StepStarted};
+    /// let mut reader = SseReader::new();
+    /// assert!(reader.feed(b"data: {\"type\":\"STEP_STA").is_empty()); // frame not complete yet
+    /// let got = reader.feed(b"RTED\",\"stepName\":\"plan\"}\n\n");
+    /// assert_eq!(got, [Ok(Event::from(StepStarted::new("plan")))]);
+    /// ```
     pub fn new() -> Self {
         SseReader::with_max_frame_bytes(16 << 20)
     }
 
     /// A reader that rejects lines and frames longer than `max` bytes.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+    /// let mut reader = SseReader::with_max_frame_bytes(64);
+    /// let big = format!("data: \"{}\"\n\n", "x".repeat(100));
+    /// let small = "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n";
+    /// let got = reader.feed(format!("{big}{small}").as_bytes());
+    /// assert_eq!(got[0].as_ref().unwrap_err().kind(), &SseReadErrorKind::TooLarge { limit: 64 });
+    /// assert!(got[1].is_ok()); // reading goes on with the next frame
+    /// ```
     pub fn with_max_frame_bytes(max: usize) -> Self {
         SseReader {
             buf: Vec::new(),
@@ -260,6 +420,16 @@ impl SseReader {
     }
 
     /// Reads a chunk; returns every event it completed, in order.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{EventType, SseReader};
+    /// let body = b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\ndata: {\"type\":\"STEP_FINISHED\",\"stepName\":\"a\"}\n\n";
+    /// let (head, tail) = body.split_at(20);
+    /// let mut reader = SseReader::new();
+    /// assert!(reader.feed(head).is_empty()); // nothing complete yet
+    /// let types: Vec<_> = reader.feed(tail).into_iter().map(|e| e.unwrap().event_type()).collect();
+    /// assert_eq!(types, [EventType::StepStarted, EventType::StepFinished]);
+    /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Event, SseReadError>> {
         let mut out = Vec::new();
         let mut chunk = chunk;
@@ -312,7 +482,12 @@ impl SseReader {
                 }
             }
             let line = buf.get(start..end).unwrap_or_default();
-            if let Some(r) = self.line(line, self.base + start as u64) {
+            let offset = self.base + start as u64;
+            // Measured as a line still waiting for its end is (below), so that where the
+            // chunks were cut does not decide whether a line is too long.
+            if line.len() > self.max_bytes {
+                out.push(Err(self.too_large(offset)));
+            } else if let Some(r) = self.line(line, offset) {
                 out.push(r);
             }
             start = next.min(buf.len());
@@ -323,20 +498,25 @@ impl SseReader {
         self.base += start as u64;
         self.scanned = self.buf.len();
         if self.buf.len() > self.max_bytes {
-            out.push(Err(SseReadError {
-                offset: self.base,
-                kind: SseReadErrorKind::TooLarge {
-                    limit: self.max_bytes,
-                },
-            }));
+            out.push(Err(self.too_large(self.base)));
             self.base += self.buf.len() as u64;
             self.buf.clear();
             self.scanned = 0;
             self.skip_line = true;
-            self.data.clear();
-            self.has_data = false;
         }
         out
+    }
+
+    /// A line longer than the limit, starting at `offset`: the frame it is in is dropped.
+    fn too_large(&mut self, offset: u64) -> SseReadError {
+        self.data.clear();
+        self.has_data = false;
+        SseReadError {
+            offset,
+            kind: SseReadErrorKind::TooLarge {
+                limit: self.max_bytes,
+            },
+        }
     }
 
     /// Handles one complete line (without its line end).
