@@ -214,8 +214,9 @@ impl SseEncoder {
         self.last_write = Some(now);
     }
 
-    /// Returns [`KEEP_ALIVE`] if nothing was written for a whole interval before `now`, and
-    /// records the ping as a write; otherwise `None`.
+    /// Returns [`KEEP_ALIVE`] if nothing was written for a whole interval before `now`, or
+    /// nothing was written yet and [`start`](SseEncoder::start) was not called, and records the
+    /// ping as a write; otherwise `None`.
     ///
     /// ```
     /// use a2ui_stream::agui::{SseEncoder, StepStarted};
@@ -228,6 +229,9 @@ impl SseEncoder {
     /// // The ping counts as a write: the next one is due a whole interval later.
     /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(6)), None);
     /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(10)));
+    /// // A stream that has sent nothing yet is pinged at once.
+    /// let mut fresh = SseEncoder::with_keep_alive(Duration::from_secs(5));
+    /// assert_eq!(fresh.keep_alive(t0), Some(": ping\n\n"));
     /// ```
     pub fn keep_alive(&mut self, now: Instant) -> Option<&'static str> {
         let due = match self.last_write {
