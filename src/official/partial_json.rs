@@ -25,6 +25,9 @@ pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
 /// depth 5, its properties deeper).
 const STACK_ROOM: usize = 16;
 
+/// Below this length a plain loop finds a byte sooner than `memchr`.
+const SHORT: usize = 32;
+
 /// The room a string token starts with.
 const STRING_START: usize = 16;
 
@@ -185,7 +188,14 @@ impl PartialJson {
         else {
             return 0;
         };
-        let end = memchr::memchr2(b'"', b'\\', text.as_bytes()).unwrap_or(text.len());
+        let bytes = text.as_bytes();
+        // Chunks are often a few bytes long: below `SHORT` a plain loop finds the end sooner.
+        let end = if bytes.len() < SHORT {
+            bytes.iter().position(|&b| b == b'"' || b == b'\\')
+        } else {
+            memchr::memchr2(b'"', b'\\', bytes)
+        }
+        .unwrap_or(bytes.len());
         // `"` and `\` are ASCII, so `end` is a character boundary.
         let Some(run) = text.get(..end) else {
             return 0;
@@ -194,6 +204,38 @@ impl PartialJson {
         // Trailing white space is not shown, so it changes nothing yet.
         self.dirty |= *shows && !run.trim_end().is_empty();
         end
+    }
+
+    /// Takes in all of `text` at once when it provably changes nothing a snapshot shows: white
+    /// space between tokens, or text that goes on with a string in progress without ending it or
+    /// starting an escape (and, in a string a snapshot shows, is only white space, which is not
+    /// shown while it trails). Returns false, taking nothing, otherwise, and also when `text`
+    /// holds a `<` (a tag may start there: the caller looks). The same as feeding those
+    /// characters one by one, which would leave [`PartialJson::dirty`] alone.
+    pub(crate) fn absorb_quiet(&mut self, text: &str) -> bool {
+        if self.stack.is_empty() || self.dirty {
+            return false;
+        }
+        let bytes = text.as_bytes();
+        match &mut self.token {
+            Token::None => bytes
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')),
+            Token::Str {
+                raw,
+                escaped: false,
+                shows,
+                ..
+            } => {
+                let plain = !bytes.iter().any(|b| matches!(b, b'"' | b'\\' | b'<'));
+                let quiet = plain && (!*shows || text.trim_end().is_empty());
+                if quiet {
+                    raw.push_str(text);
+                }
+                quiet
+            }
+            _ => false,
+        }
     }
 
     /// Takes the next character to [`feed`](Self::feed) off the front of `rest`, first taking
@@ -739,6 +781,45 @@ mod tests {
         // Outside a string, or at a quote or backslash, nothing is taken.
         assert_eq!(runs.feed_string_run(r#"\n"#), 0);
         assert_eq!(PartialJson::default().feed_string_run("abc"), 0);
+    }
+
+    #[test]
+    fn quiet_pieces_are_taken_whole_only_when_they_change_nothing() {
+        let heal = |k: &str, _: &str, _: &Map<String, Value>| CUTTABLE_KEYS.contains(&k);
+        let texts = [
+            "[\n  {\n    \"id\": \"card-one\",\n    \"text\": \"Hello  there, wörld <b>\" ,\"n\": 12 }, \n\t{\"k\": \"a\\\"b\"}]",
+            "[ {\"label\":   \"   x\", \"path\": \"/a/b\", \"list\": [ \"a\", \"bc d\" ] } ]",
+        ];
+        let mut taken = 0;
+        for text in texts {
+            for size in 1..8 {
+                let (mut one, mut fast) = (PartialJson::default(), PartialJson::default());
+                let (mut out_one, mut out_fast) = (Vec::new(), Vec::new());
+                let chars: Vec<char> = text.chars().collect();
+                for piece in chars.chunks(size) {
+                    let piece: String = piece.iter().collect();
+                    one.dirty = false;
+                    for c in piece.chars() {
+                        feed_char(&mut one, c, &mut out_one);
+                    }
+                    fast.dirty = false;
+                    if fast.absorb_quiet(&piece) {
+                        taken += 1;
+                        assert!(!one.dirty, "{piece:?} taken whole changed what shows");
+                        assert!(!piece.contains('<'));
+                    } else {
+                        for c in piece.chars() {
+                            feed_char(&mut fast, c, &mut out_fast);
+                        }
+                    }
+                    assert_eq!(one.snapshot(1, heal), fast.snapshot(1, heal), "{piece:?}");
+                }
+                assert_eq!(out_one, out_fast);
+            }
+        }
+        assert!(taken > 40, "only {taken} pieces were quiet");
+        // Before the top-level list opens, nothing is taken whole.
+        assert!(!PartialJson::default().absorb_quiet("   "));
     }
 
     #[test]

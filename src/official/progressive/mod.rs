@@ -478,6 +478,20 @@ impl ProgressiveParser {
     }
 
     fn step<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+        // Inside a block, a chunk of white space between tokens or of the plain text of a string
+        // not shown (an id, a key, a path) changes nothing a step would show: taken in at once.
+        if self.in_block
+            && !self.abandoned
+            && self.held.is_empty()
+            && self.carried.is_empty()
+            && self.queued.is_empty()
+            && self.block_bytes.saturating_add(chunk.len()) <= self.limits.max_block_bytes
+            && self.json.absorb_quiet(chunk)
+        {
+            self.block_bytes += chunk.len();
+            self.fed = self.fed.saturating_add(chunk.len() as u64);
+            return Ok(Vec::new());
+        }
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let mut out = Out::new(keep_last);
         if !self.carried.is_empty() {
