@@ -16,6 +16,7 @@
 
 pub mod catalog;
 mod data_delta;
+mod find;
 mod partial_json;
 pub mod progressive;
 pub mod response;

@@ -10,6 +10,8 @@
 
 use serde_json::{Map, Value};
 
+use super::find::find_either;
+
 /// Keys whose string values may be shown while still being written.
 pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
     "literalString",
@@ -24,9 +26,6 @@ pub(crate) const CUTTABLE_KEYS: [&str; 7] = [
 /// Open containers the stack has room for from the start (a v0.8 component in a list is at
 /// depth 5, its properties deeper).
 const STACK_ROOM: usize = 16;
-
-/// Below this length a plain loop finds a byte sooner than `memchr`.
-const SHORT: usize = 32;
 
 /// The room a string token starts with.
 const STRING_START: usize = 16;
@@ -188,21 +187,13 @@ impl PartialJson {
         else {
             return 0;
         };
-        let bytes = text.as_bytes();
-        // Chunks are often a few bytes long: below `SHORT` a plain loop finds the end sooner.
-        let end = if bytes.len() < SHORT {
-            bytes.iter().position(|&b| b == b'"' || b == b'\\')
-        } else {
-            memchr::memchr2(b'"', b'\\', bytes)
-        }
-        .unwrap_or(bytes.len());
+        let end = find_either(b'"', b'\\', text.as_bytes()).unwrap_or(text.len());
         // `"` and `\` are ASCII, so `end` is a character boundary.
         let Some(run) = text.get(..end) else {
             return 0;
         };
         raw.push_str(run);
-        // Trailing white space is not shown, so it changes nothing yet.
-        self.dirty |= *shows && !run.trim_end().is_empty();
+        self.dirty |= shows_change(*shows, run);
         end
     }
 
@@ -218,9 +209,7 @@ impl PartialJson {
         }
         let bytes = text.as_bytes();
         match &mut self.token {
-            Token::None => bytes
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')),
+            Token::None => bytes.iter().all(is_blank),
             Token::Str {
                 raw,
                 escaped: false,
@@ -228,7 +217,7 @@ impl PartialJson {
                 ..
             } => {
                 let plain = !bytes.iter().any(|b| matches!(b, b'"' | b'\\' | b'<'));
-                let quiet = plain && (!*shows || text.trim_end().is_empty());
+                let quiet = plain && !shows_change(*shows, text);
                 if quiet {
                     raw.push_str(text);
                 }
@@ -247,10 +236,7 @@ impl PartialJson {
         loop {
             if matches!(self.token, Token::None) {
                 // White space between tokens changes nothing: skipped at once.
-                let blank = rest
-                    .bytes()
-                    .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-                    .count();
+                let blank = rest.bytes().take_while(is_blank).count();
                 *rest = rest.get(blank..).unwrap_or_default();
             }
             let c = rest.chars().next()?;
@@ -658,6 +644,17 @@ impl PartialJson {
         }
         result
     }
+}
+
+/// White space between JSON tokens.
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Whether `text` going on with a string changes what a snapshot shows: only in a string that
+/// shows while cut, and only when it is more than white space (trailing white space is not shown).
+fn shows_change(shows: bool, text: &str) -> bool {
+    shows && !text.trim_end().is_empty()
 }
 
 /// Whether the object at stack index `index` records the keys of members put into it in

@@ -1,20 +1,9 @@
 //! Finding the `<a2ui-json>` tags in prose, including a tag cut between two chunks.
 
+use crate::official::find::find_byte;
+
 pub(super) const OPEN_TAG: &str = "<a2ui-json>";
 pub(super) const CLOSE_TAG: &str = "</a2ui-json>";
-
-/// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
-/// bytes long).
-const SHORT: usize = 32;
-
-/// Where the byte `b` first occurs in `bytes`.
-fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < SHORT {
-        bytes.iter().position(|&c| c == b)
-    } else {
-        memchr::memchr(b, bytes)
-    }
-}
 
 /// Where `tag` starts in `text`.
 pub(super) fn find_tag(text: &str, tag: &str) -> Option<usize> {

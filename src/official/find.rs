@@ -1,0 +1,43 @@
+//! Finding a byte in the short pieces a stream is cut into.
+
+/// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
+/// bytes long).
+const SHORT: usize = 32;
+
+/// Where the byte `b` first occurs in `bytes`.
+pub(crate) fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|&c| c == b)
+    } else {
+        memchr::memchr(b, bytes)
+    }
+}
+
+/// Where the byte `a` or the byte `b` first occurs in `bytes`.
+pub(crate) fn find_either(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|&c| c == a || c == b)
+    } else {
+        memchr::memchr2(a, b, bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_pieces_are_searched_alike() {
+        for len in [0, 1, 5, SHORT - 1, SHORT, SHORT + 7, 100] {
+            let mut bytes = vec![b'x'; len];
+            assert_eq!(find_byte(b'"', &bytes), None);
+            assert_eq!(find_either(b'"', b'\\', &bytes), None);
+            if len > 2 {
+                bytes[len - 2] = b'\\';
+                bytes[len - 1] = b'"';
+                assert_eq!(find_byte(b'"', &bytes), Some(len - 1), "{len}");
+                assert_eq!(find_either(b'"', b'\\', &bytes), Some(len - 2), "{len}");
+            }
+        }
+    }
+}
