@@ -3,7 +3,8 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::{
-    sse, verify, AgentOutput, Event, EventType, PatchOp, RunBuilder, SseEncoder, SseReader,
+    sse, verify, AgentOutput, ChatMessage, Event, EventType, PatchOp, RunBuilder, SseEncoder,
+    SseReader,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -55,9 +56,20 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Out(AgentOutput::RunFinished)),
         1 => Just(Op::Out(AgentOutput::RunError { message: "failed".into(), code: None })),
         1 => Just(Op::Out(AgentOutput::Custom { name: "x".into(), value: json!([1]) })),
+        1 => Just(Op::Out(AgentOutput::Raw { event: json!({"type": "ping"}), source: None })),
+        1 => Just(Op::Out(AgentOutput::MessagesSnapshot(vec![user_message()]))),
+        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::A2ui {
+            surface_id: Some("u".into()),
+            message: json!({"surfaceUpdate": {"surfaceId": "u", "components": [{"id": format!("c{n}")}]}}),
+        })),
         2 => (prop::option::of(prop::sample::select(vec!["s", "t"])), any::<u8>()).prop_map(|(s, n)| Op::A2ui(s, n)),
         2 => prop::collection::vec(any::<u8>(), 0..6).prop_map(Op::TextBytes),
     ]
+}
+
+fn user_message() -> ChatMessage {
+    serde_json::from_value(json!({"id": "m1", "role": "user", "content": "hi"}))
+        .expect("a user message")
 }
 
 fn run_ops(ops: &[Op], close: bool) -> Vec<Event> {
@@ -121,6 +133,106 @@ proptest! {
             _ => None,
         }).collect();
         prop_assert_eq!(got, parts.concat());
+    }
+
+    /// Splitter prose (bytes, cut anywhere, even inside a character) mixed with the agent's
+    /// own text: the deltas are each run of splitter bytes decoded as one, with any character
+    /// left cut when the agent's text comes shown as U+FFFD, and the agent's text, in order.
+    #[test]
+    fn splitter_bytes_and_agent_text_keep_their_order(
+        items in prop::collection::vec(prop_oneof![
+            "[a-z é😀]{0,5}".prop_map(|s| (true, s.into_bytes())),
+            prop::collection::vec(prop_oneof![Just(0xC3u8), Just(0xA9), Just(0xF0), Just(0x9F), Just(b'x')], 0..4)
+                .prop_map(|b| (true, b)),
+            "[A-Z!]{1,3}".prop_map(|s| (false, s.into_bytes())),
+        ], 0..16),
+    ) {
+        let mut run = RunBuilder::new("t", "r");
+        let mut expected = String::new();
+        let mut bytes_run: Vec<u8> = Vec::new();
+        for (from_splitter, bytes) in &items {
+            if *from_splitter {
+                run.a2ui(a2ui_stream::Event::Text(bytes::Bytes::from(bytes.clone()))).unwrap();
+                bytes_run.extend_from_slice(bytes);
+            } else {
+                let text = std::str::from_utf8(bytes).unwrap();
+                run.text(text).unwrap();
+                expected.push_str(&String::from_utf8_lossy(&bytes_run));
+                bytes_run.clear();
+                expected.push_str(text);
+            }
+        }
+        run.finish().unwrap();
+        expected.push_str(&String::from_utf8_lossy(&bytes_run));
+        let events: Vec<Event> = run.drain().collect();
+        prop_assert!(verify(&events).is_ok());
+        let got: String = events.iter().filter_map(|e| match e {
+            Event::TextMessageContent(c) => Some(c.delta.as_str()),
+            _ => None,
+        }).collect();
+        prop_assert_eq!(got, expected);
+    }
+
+    /// When a nested run ends, nothing it opened is still open, and what the runs around it
+    /// opened still is.
+    #[test]
+    fn a_nested_run_closes_what_it_opened_and_only_that(ops in prop::collection::vec(op(), 0..40)) {
+        let mut run = RunBuilder::new("thread", "run");
+        run.enter_run().unwrap();
+        // Per run, outermost first: the tool calls and steps it started that are still open.
+        let mut open: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
+        let mut log: Vec<Event> = run.drain().collect();
+        for (i, op) in ops.iter().enumerate() {
+            let Op::Out(o) = op else { continue };
+            if matches!(o, AgentOutput::RunStarted | AgentOutput::RunFinished | AgentOutput::RunError { .. }) {
+                continue;
+            }
+            let _ = run.push(o.clone());
+            if run.is_over() {
+                return Ok(());
+            }
+            for e in run.drain() {
+                match &e {
+                    Event::ToolCallStart(t) => open.last_mut().unwrap().0.push(t.tool_call_id.clone()),
+                    Event::ToolCallEnd(t) => open.iter_mut().for_each(|(ts, _)| ts.retain(|x| x != &t.tool_call_id)),
+                    Event::StepStarted(s) => open.last_mut().unwrap().1.push(s.step_name.clone()),
+                    Event::StepFinished(s) => open.iter_mut().for_each(|(_, ss)| ss.retain(|x| x != &s.step_name)),
+                    _ => {}
+                }
+                log.push(e);
+            }
+            // Now and then a nested run begins or ends.
+            if i % 5 == 4 {
+                run.enter_run().unwrap();
+                open.push((Vec::new(), Vec::new()));
+            } else if i % 7 == 6 && open.len() > 1 {
+                let (tools, steps) = open.pop().unwrap();
+                if run.exit_run().is_err() {
+                    prop_assert!(run.is_over());
+                    return Ok(());
+                }
+                let after: Vec<Event> = run.drain().collect();
+                let ended: Vec<&str> = after.iter().filter_map(|e| match e {
+                    Event::ToolCallEnd(t) => Some(t.tool_call_id.as_str()),
+                    _ => None,
+                }).collect();
+                let finished: Vec<&str> = after.iter().filter_map(|e| match e {
+                    Event::StepFinished(s) => Some(s.step_name.as_str()),
+                    _ => None,
+                }).collect();
+                let mut tools_sorted: Vec<&str> = tools.iter().map(String::as_str).collect();
+                let mut ended_sorted = ended.clone();
+                tools_sorted.sort_unstable();
+                ended_sorted.sort_unstable();
+                prop_assert_eq!(ended_sorted, tools_sorted, "tool calls ended by the nested run's end");
+                let latest_first: Vec<&str> = steps.iter().rev().map(String::as_str).collect();
+                prop_assert_eq!(finished, latest_first, "steps ended by the nested run's end");
+                log.extend(after);
+            }
+        }
+        let _ = run.finish();
+        log.extend(run.drain());
+        prop_assert!(verify(&log).is_ok());
     }
 
     /// Splitter prose cut anywhere, even inside a UTF-8 character, comes out whole.

@@ -5,8 +5,8 @@
 //! - exactly one `RUN_STARTED`, before anything else (sent with the first output);
 //! - each run of prose is one text message (`TEXT_MESSAGE_START`, its `TEXT_MESSAGE_CONTENT`
 //!   deltas, `TEXT_MESSAGE_END`) with one `messageId`; empty deltas are never sent. Prose ends at
-//!   reasoning, a tool call, an A2UI message, the end of a step or nested run, or
-//!   [`text_end`](RunBuilder::text_end);
+//!   reasoning, a tool call, an A2UI message, the start or end of a step, the end of a nested
+//!   run, or [`text_end`](RunBuilder::text_end);
 //! - tool calls go `TOOL_CALL_START`, `TOOL_CALL_ARGS`*, `TOOL_CALL_END`, then `TOOL_CALL_RESULT`;
 //!   several may be open at once (parallel calls). Arguments are checked to be JSON at the end;
 //! - reasoning goes `REASONING_START`, `REASONING_MESSAGE_START/CONTENT/END`, `REASONING_END`;
@@ -14,7 +14,8 @@
 //!   after it;
 //! - nested runs (a sub-agent, a workflow step running an agent) send no lifecycle events of
 //!   their own: only the outermost `RUN_STARTED`/`RUN_FINISHED` are sent, while a failure at any
-//!   depth sends `RUN_ERROR`;
+//!   depth sends `RUN_ERROR`. What a nested run left open (tool calls, steps, prose) is closed
+//!   when it ends;
 //! - the splitter's output goes in as is: prose becomes text (UTF-8 cut mid-character is
 //!   reassembled), A2UI messages become `a2ui-surface` activities (see [`super::a2ui`]).
 //!
@@ -111,6 +112,7 @@ pub const INVALID_TOOL_ARGUMENTS: &str = "INVALID_TOOL_ARGUMENTS";
 /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum AgentOutput {
     /// A run (outermost or nested) began.
     RunStarted,
@@ -165,6 +167,8 @@ pub enum AgentOutput {
     StepStarted(String),
     /// A named step ended.
     StepFinished(String),
+    /// The complete message list.
+    MessagesSnapshot(Vec<ChatMessage>),
     /// An application event.
     Custom {
         /// Its name.
@@ -172,8 +176,22 @@ pub enum AgentOutput {
         /// Its payload.
         value: Value,
     },
+    /// A provider-native event passed through.
+    Raw {
+        /// The event.
+        event: Value,
+        /// Where it came from.
+        source: Option<String>,
+    },
     /// Output of the splitter.
     Splitter(Result<crate::Event, crate::Error>),
+    /// An A2UI message built as JSON (see [`RunBuilder::a2ui_value`]).
+    A2ui {
+        /// The surface it is for, when known.
+        surface_id: Option<String>,
+        /// The message.
+        message: Value,
+    },
 }
 
 /// Why the builder refused a call. Nothing was sent for it, unless stated; the first call on a
@@ -248,6 +266,15 @@ enum Phase {
 struct OpenTool {
     id: String,
     args: String,
+    /// The value of `entered` when it was started (the run it belongs to).
+    run: usize,
+}
+
+/// An active step, with the value of `entered` when it was started (the run it belongs to).
+#[derive(Debug)]
+struct OpenStep {
+    name: String,
+    run: usize,
 }
 
 #[derive(Debug)]
@@ -288,7 +315,7 @@ pub struct RunBuilder {
     reasoning: Option<OpenReasoning>,
     tools: Vec<OpenTool>,
     known_tools: HashSet<String>,
-    steps: Vec<String>,
+    steps: Vec<OpenStep>,
     pending_utf8: Vec<u8>,
     surfaces: A2uiActivities,
 }
@@ -351,7 +378,8 @@ impl RunBuilder {
         b
     }
 
-    /// Sets `RUN_STARTED.parentRunId` (before the run starts).
+    /// Sets `RUN_STARTED.parentRunId`. Only before the run starts: once `RUN_STARTED` is sent,
+    /// this changes nothing.
     ///
     /// ```
     /// use a2ui_stream::agui::{Event, RunBuilder};
@@ -554,8 +582,14 @@ impl RunBuilder {
             AgentOutput::StateDelta(ops) => self.state_delta(ops),
             AgentOutput::StepStarted(n) => self.step_started(&n),
             AgentOutput::StepFinished(n) => self.step_finished(&n),
+            AgentOutput::MessagesSnapshot(m) => self.messages_snapshot(m),
             AgentOutput::Custom { name, value } => self.custom(&name, value),
+            AgentOutput::Raw { event, source } => self.raw(event, source),
             AgentOutput::Splitter(r) => self.splitter(r),
+            AgentOutput::A2ui {
+                surface_id,
+                message,
+            } => self.a2ui_value(surface_id.as_deref(), message),
         }
     }
 
@@ -579,22 +613,32 @@ impl RunBuilder {
         Ok(())
     }
 
-    /// A run ends: a nested one sends nothing (its open prose is ended); the outermost one
-    /// [finishes](RunBuilder::finish) this run.
+    /// A run ends: a nested one sends no lifecycle event, but what it left open is closed in
+    /// the order [`finish`](RunBuilder::finish) closes things: the tool calls it started, open
+    /// reasoning and prose, then the steps it started (latest first). What the runs around it
+    /// opened stays open. The outermost one [finishes](RunBuilder::finish) this run. A tool
+    /// call of the nested run whose arguments are not JSON fails the run, as at
+    /// [`tool_call_end`](RunBuilder::tool_call_end).
     ///
     /// ```
     /// use a2ui_stream::agui::RunBuilder;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.enter_run()?;
+    /// run.tool_call_start("outer", "delegate")?;
     /// run.enter_run()?;
+    /// run.step_started("look-up")?;
+    /// run.tool_call_start("inner", "search")?;
     /// run.text("From the sub-agent")?;
-    /// run.exit_run()?; // the nested run: its prose ends
+    /// run.exit_run()?; // the nested run: its call, its prose, its step end
+    /// run.tool_call_result("outer", "done")?; // the outer call was still open
     /// run.exit_run()?; // the outermost run: RUN_FINISHED
     /// assert!(run.is_over());
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
-    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
-    ///                    "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "STEP_STARTED", "TOOL_CALL_START",
+    ///                    "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TOOL_CALL_END",
+    ///                    "TEXT_MESSAGE_END", "STEP_FINISHED", "TOOL_CALL_END",
+    ///                    "TOOL_CALL_RESULT", "RUN_FINISHED"]);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
     pub fn exit_run(&mut self) -> Result<(), RunBuilderError> {
@@ -602,8 +646,19 @@ impl RunBuilder {
             return Err(RunBuilderError::RunOver);
         }
         if self.entered > 1 {
+            // What the nested run left open is its own, closed as `finish_with` closes it.
+            self.flush_utf8();
+            let run = self.entered;
+            while let Some(pos) = self.tools.iter().position(|t| t.run >= run) {
+                self.close_tool(pos)?;
+            }
+            self.close_reasoning();
+            self.close_text();
+            while let Some(pos) = self.steps.iter().rposition(|s| s.run >= run) {
+                let step = self.steps.remove(pos);
+                self.emit(StepFinished::new(step.name));
+            }
             self.entered -= 1;
-            self.end_prose();
             Ok(())
         } else {
             self.finish()
@@ -611,7 +666,9 @@ impl RunBuilder {
     }
 
     /// An LLM text delta. Empty deltas send nothing; the first delta of a prose run opens a
-    /// text message, and later ones continue it.
+    /// text message, and later ones continue it. Splitter prose held back as the start of a
+    /// character cut by a chunk (see [`a2ui`](RunBuilder::a2ui)) is sent first, as U+FFFD: text
+    /// given here cannot be the rest of that character.
     ///
     /// ```
     /// use a2ui_stream::agui::{Event, RunBuilder};
@@ -626,6 +683,15 @@ impl RunBuilder {
     ///                    "TEXT_MESSAGE_CONTENT"]);
     /// let Event::TextMessageContent(c) = &events[3] else { panic!() };
     /// assert_eq!(c.delta, "lo");
+    ///
+    /// // The first byte of "é" from the splitter, then text of the agent's own.
+    /// run.a2ui(a2ui_stream::Event::Text(bytes::Bytes::from_static(b"caf\xC3")))?;
+    /// run.text("!")?;
+    /// let deltas: Vec<_> = run.drain().filter_map(|e| match e {
+    ///     Event::TextMessageContent(c) => Some(c.delta),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(deltas, ["caf", "\u{FFFD}", "!"]);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
     pub fn text(&mut self, delta: &str) -> Result<(), RunBuilderError> {
@@ -633,6 +699,14 @@ impl RunBuilder {
         if delta.is_empty() {
             return Ok(());
         }
+        // Splitter prose held back as the start of a cut character never got its end.
+        self.flush_utf8();
+        self.send_text(delta);
+        Ok(())
+    }
+
+    /// Sends non-empty prose: continues the open text message or opens one.
+    fn send_text(&mut self, delta: &str) {
         self.close_reasoning();
         let id = match &self.text {
             Some(id) => id.clone(),
@@ -645,7 +719,6 @@ impl RunBuilder {
             }
         };
         self.emit(TextMessageContent::new(id, delta));
-        Ok(())
     }
 
     /// Ends the current prose message, if one is open (the next delta opens a new one).
@@ -799,6 +872,7 @@ impl RunBuilder {
         self.tools.push(OpenTool {
             id: id.to_owned(),
             args: String::new(),
+            run: self.entered,
         });
         Ok(())
     }
@@ -1004,25 +1078,32 @@ impl RunBuilder {
         Ok(())
     }
 
-    /// A named step begins.
+    /// A named step begins. Open prose and reasoning end first: they belong to what came
+    /// before the step.
     ///
     /// ```
     /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
     ///
     /// let mut run = RunBuilder::new("t", "r");
-    /// run.step_started("plan")?;
+    /// run.text("Planning.")?;
+    /// run.step_started("plan")?; // ends the prose first
     /// assert_eq!(run.step_started("plan"), Err(RunBuilderError::DuplicateStep("plan".into())));
     /// run.finish()?; // closes the active step
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
-    /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "STEP_FINISHED", "RUN_FINISHED"]);
+    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
+    ///                    "TEXT_MESSAGE_END", "STEP_STARTED", "STEP_FINISHED", "RUN_FINISHED"]);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
     pub fn step_started(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
-        if self.steps.iter().any(|s| s == name) {
+        if self.steps.iter().any(|s| s.name == name) {
             return Err(RunBuilderError::DuplicateStep(name.to_owned()));
         }
-        self.steps.push(name.to_owned());
+        self.end_prose();
+        self.steps.push(OpenStep {
+            name: name.to_owned(),
+            run: self.entered,
+        });
         self.emit(StepStarted::new(name));
         Ok(())
     }
@@ -1044,7 +1125,7 @@ impl RunBuilder {
     /// ```
     pub fn step_finished(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
-        let Some(pos) = self.steps.iter().position(|s| s == name) else {
+        let Some(pos) = self.steps.iter().position(|s| s.name == name) else {
             return Err(RunBuilderError::UnknownStep(name.to_owned()));
         };
         self.steps.remove(pos);
@@ -1157,7 +1238,10 @@ impl RunBuilder {
             crate::Event::Text(bytes) => {
                 self.pending_utf8.extend_from_slice(&bytes);
                 let text = take_utf8(&mut self.pending_utf8, false);
-                self.text(&text)
+                if !text.is_empty() {
+                    self.send_text(&text);
+                }
+                Ok(())
             }
             crate::Event::Message(m) => {
                 let event = self
@@ -1216,8 +1300,7 @@ impl RunBuilder {
         }
         let text = take_utf8(&mut self.pending_utf8, true);
         if !text.is_empty() {
-            // The run is running (checked above), so this cannot be refused.
-            let _ = self.text(&text);
+            self.send_text(&text);
         }
     }
 
@@ -1262,7 +1345,7 @@ impl RunBuilder {
         self.close_reasoning();
         self.close_text();
         while let Some(step) = self.steps.pop() {
-            self.emit(StepFinished::new(step));
+            self.emit(StepFinished::new(step.name));
         }
         let mut ev = RunFinished::new(self.thread_id.clone(), self.run_id.clone());
         ev.result = result;
