@@ -646,18 +646,7 @@ impl RunBuilder {
             return Err(RunBuilderError::RunOver);
         }
         if self.entered > 1 {
-            // What the nested run left open is its own, closed as `finish_with` closes it.
-            self.flush_utf8();
-            let run = self.entered;
-            while let Some(pos) = self.tools.iter().position(|t| t.run >= run) {
-                self.close_tool(pos)?;
-            }
-            self.close_reasoning();
-            self.close_text();
-            while let Some(pos) = self.steps.iter().rposition(|s| s.run >= run) {
-                let step = self.steps.remove(pos);
-                self.emit(StepFinished::new(step.name));
-            }
+            self.close_open(self.entered)?;
             self.entered -= 1;
             Ok(())
         } else {
@@ -1338,19 +1327,28 @@ impl RunBuilder {
     /// ```
     pub fn finish_with(&mut self, result: Option<Value>) -> Result<(), RunBuilderError> {
         self.start()?;
-        self.flush_utf8();
-        while !self.tools.is_empty() {
-            self.close_tool(0)?;
-        }
-        self.close_reasoning();
-        self.close_text();
-        while let Some(step) = self.steps.pop() {
-            self.emit(StepFinished::new(step.name));
-        }
+        self.close_open(0)?;
         let mut ev = RunFinished::new(self.thread_id.clone(), self.run_id.clone());
         ev.result = result;
         self.emit(ev);
         self.phase = Phase::Over;
+        Ok(())
+    }
+
+    /// Closes what is open that runs at depth `run` (as counted by `entered`) or deeper started:
+    /// their tool calls (failing the run if one's arguments are not JSON), then open reasoning
+    /// and prose, then their steps, latest first.
+    fn close_open(&mut self, run: usize) -> Result<(), RunBuilderError> {
+        self.flush_utf8();
+        while let Some(pos) = self.tools.iter().position(|t| t.run >= run) {
+            self.close_tool(pos)?;
+        }
+        self.close_reasoning();
+        self.close_text();
+        while let Some(pos) = self.steps.iter().rposition(|s| s.run >= run) {
+            let step = self.steps.remove(pos);
+            self.emit(StepFinished::new(step.name));
+        }
         Ok(())
     }
 
