@@ -135,6 +135,10 @@ pub(crate) struct PartialJson {
     /// The position a container opening now is recorded at ([`Frame::at`]): the reader sets it
     /// to the byte of the response it feeds next (it is not counted here).
     pub(crate) pos: u64,
+    /// Moves on every character fed that is not the text of a string in progress (and when
+    /// the builder is reset): while it stands still, the stack is as it was and only the
+    /// string in progress grew.
+    pub(crate) shape: u64,
 }
 
 impl PartialJson {
@@ -154,6 +158,7 @@ impl PartialJson {
 
     /// Opens the top-level list (the caller saw `[` outside any list).
     pub(crate) fn open_list(&mut self) {
+        self.shape += 1;
         self.stack.clear();
         self.token = Token::None;
         self.push_frame(None, Body::Array(Vec::new()), false);
@@ -168,6 +173,7 @@ impl PartialJson {
 
     /// Forgets everything.
     pub(crate) fn reset(&mut self) {
+        self.shape += 1;
         self.closed_object = false;
         self.stack.clear();
         self.token = Token::None;
@@ -267,6 +273,7 @@ impl PartialJson {
                 *escaped = true;
                 raw.push(c);
             } else if c == '"' {
+                self.shape += 1;
                 let raw = std::mem::take(raw);
                 let junk = *junk;
                 self.token = Token::None;
@@ -287,6 +294,7 @@ impl PartialJson {
             }
             return Step::Nothing;
         }
+        self.shape += 1;
         // Inside a number or literal.
         if let Token::Bare(text) = &mut self.token {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+') {
@@ -590,6 +598,36 @@ impl PartialJson {
         };
         let text = decode_string(raw.trim_end(), true)?;
         heal_string(k, &text, map).then_some((k.as_str(), text))
+    }
+
+    /// Where a [`snapshot`](Self::snapshot) from stack index `from` puts the cut string in
+    /// progress, found in `root` (such a snapshot, or a value of the same shape): the member
+    /// under the innermost object's pending key, reached through the open containers as the
+    /// snapshot nests them. `None` when the snapshot would not hold it there (an open container
+    /// sits where no key is pending) or `root` has nothing at that place.
+    pub(crate) fn cut_string_slot<'v>(
+        &self,
+        from: usize,
+        root: &'v mut Value,
+    ) -> Option<&'v mut Value> {
+        let mut value = root;
+        let frames = self.stack.get(from..)?;
+        for pair in frames.windows(2) {
+            let [parent, _] = pair else { return None };
+            value = match &parent.body {
+                Body::Object { key: Some(k), .. } => value.as_object_mut()?.get_mut(k)?,
+                Body::Object { key: None, .. } => return None,
+                Body::Array(_) => value.as_array_mut()?.last_mut()?,
+            };
+        }
+        match &frames.last()?.body {
+            Body::Object {
+                key: Some(k),
+                want_key: false,
+                ..
+            } => value.as_object_mut()?.get_mut(k),
+            _ => None,
+        }
     }
 
     /// The value the container at stack index `from` would have if the stream stopped now, with

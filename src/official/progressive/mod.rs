@@ -206,6 +206,26 @@ pub struct ProgressiveParser {
     emitted_data: Map<String, Value>,
     /// The finished entries of the v0.8 data-model update being written, made ready to send.
     entries: EntriesSoFar,
+    /// The component being written, as last stored from a look at it (see [`Writing`]).
+    writing: Option<Writing>,
+    /// Cut strings may grow in place (see [`Writing`]); off only to test that path against
+    /// making a snapshot every time.
+    in_place: bool,
+    /// How often a cut string grew in place (tests only).
+    #[cfg(test)]
+    grown_in_place: usize,
+}
+
+/// The component being written, stored from the builder's stack when its [`PartialJson::shape`]
+/// was `shape`: while the shape stands still, only its cut string grew, and the stored
+/// component is brought up to date in place rather than copied from the stack again.
+#[derive(Debug)]
+struct Writing {
+    shape: u64,
+    /// Where it begins on the stack ([`Frame::serial`]).
+    serial: u64,
+    sid: String,
+    id: String,
 }
 
 impl fmt::Debug for ProgressiveParser {
@@ -286,6 +306,10 @@ impl ProgressiveParser {
             queued: Vec::new(),
             emitted_data: Map::new(),
             entries: EntriesSoFar::default(),
+            writing: None,
+            in_place: true,
+            #[cfg(test)]
+            grown_in_place: 0,
         }
     }
 
@@ -558,6 +582,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
+        self.writing = None;
         self.held = unread.to_owned();
         self.carried = map_messages(out.parts, M::into_text);
         error
@@ -568,6 +593,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn abandon_block(&mut self, message: String) -> Error {
+        self.writing = None;
         self.abandoned = true;
         self.json.reset();
         self.current = Current::default();
@@ -575,6 +601,7 @@ impl ProgressiveParser {
     }
 
     fn end_block(&mut self) {
+        self.writing = None;
         self.in_block = false;
         self.block_bytes = 0;
         self.abandoned = false;
@@ -724,10 +751,16 @@ impl ProgressiveParser {
         }
     }
 
-    /// A component object closed (or was healed): cache it if it is usable.
-    fn take_component(&mut self, comp: Value, open_lists: Vec<String>, at: u64) {
+    /// A component object closed (or was healed): cache it if it is usable. Returns the surface
+    /// and id it is stored under, when it is.
+    fn take_component(
+        &mut self,
+        comp: Value,
+        open_lists: Vec<String>,
+        at: u64,
+    ) -> Option<(String, String)> {
         if !self.usable_component(&comp) {
-            return;
+            return None;
         }
         let cached = Cached {
             value: comp,
@@ -736,39 +769,41 @@ impl ProgressiveParser {
         };
         match self.current.surface.take() {
             Some(sid) => {
-                self.store_component(&sid, cached);
+                let id = self.store_component(&sid, cached);
+                let stored = id.map(|id| (sid.clone(), id));
                 self.current.surface = Some(sid);
+                stored
             }
-            None => self.current.unassigned.push(cached),
+            None => {
+                self.current.unassigned.push(cached);
+                None
+            }
         }
     }
 
-    fn store_component(&mut self, sid: &str, cached: Cached) {
-        let Some(id) = cached
+    /// Stores a component on surface `sid`; returns its id when it is stored (or was stored
+    /// already exactly so).
+    fn store_component(&mut self, sid: &str, cached: Cached) -> Option<String> {
+        let id = cached
             .value
             .get("id")
             .and_then(Value::as_str)
-            .map(str::to_owned)
-        else {
-            return;
-        };
+            .map(str::to_owned)?;
         if self.current.rejected.contains(&id) {
-            return;
+            return None;
         }
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
             self.surfaces.insert(sid.to_owned(), Surface::with_room());
         }
-        let Some(surface) = self.surfaces.get_mut(sid) else {
-            return;
-        };
+        let surface = self.surfaces.get_mut(sid)?;
         if let Some(comp) = surface
             .comps
             .get_mut(&id)
             .filter(|c| c.value == cached.value && c.open_lists == cached.open_lists)
         {
             comp.at = cached.at;
-            return;
+            return Some(id);
         }
         let mut ids: Vec<&str> = Vec::new();
         let mut self_ref = None;
@@ -824,6 +859,7 @@ impl ProgressiveParser {
                         placeholders: Vec::new(),
                         missing: Vec::new(),
                         version: 0,
+                        edited: false,
                         yielded: AtomicU64::new(0),
                         text: OnceLock::new(),
                     },
@@ -848,11 +884,12 @@ impl ProgressiveParser {
                 surface.self_refs.remove(&seq);
             }
         }
-        surface.touched.push(id);
+        surface.touched.push(id.clone());
         if !surface.queued {
             surface.queued = true;
             self.queued.push(sid.to_owned());
         }
+        Some(id)
     }
 
     /// The reference skips components holding an empty object anywhere (a property still being
@@ -930,6 +967,18 @@ impl ProgressiveParser {
         else {
             return;
         };
+        let serial = self.json.stack.get(index).map_or(0, |f| f.serial);
+        let shape = self.json.shape;
+        if let Some(w) = self.writing.take().filter(|_| self.in_place) {
+            if w.shape == shape && w.serial == serial && self.grow_in_place(index, &w) {
+                self.writing = Some(w);
+                #[cfg(test)]
+                {
+                    self.grown_in_place += 1;
+                }
+                return;
+            }
+        }
         if !self.may_be_usable(index) {
             return;
         }
@@ -950,7 +999,62 @@ impl ProgressiveParser {
                 _ => None,
             })
             .collect();
-        self.take_component(snapshot, open_lists, at);
+        if let Some((sid, id)) = self.take_component(snapshot, open_lists, at) {
+            self.writing = Some(Writing {
+                shape,
+                serial,
+                sid,
+                id,
+            });
+        }
+    }
+
+    /// Brings the stored copy of the component being written up to date with its cut string,
+    /// when that string is all that changed since it was stored (`w`): what storing a new
+    /// snapshot would do, without making one. False, changing nothing, when the string is not
+    /// shown any more, its place is not found, the component is gone or was set aside, or the
+    /// new text would change what the component refers to: a snapshot is then made.
+    fn grow_in_place(&mut self, index: usize, w: &Writing) -> bool {
+        let Some((_, text)) = self.json.cut_string(heal_component_string) else {
+            return false;
+        };
+        if self.current.rejected.contains(&w.id) {
+            return false;
+        }
+        let catalog = self.validator.catalog();
+        let Some(surface) = self.surfaces.get_mut(&w.sid) else {
+            return false;
+        };
+        // Only over an emitted form that is up to date (so that it is known to differ now).
+        let Some(comp) = surface.comps.get_mut(&w.id).filter(|c| !c.stale) else {
+            return false;
+        };
+        let Some(Value::String(slot)) = self.json.cut_string_slot(index, &mut comp.value) else {
+            return false;
+        };
+        if *slot == text {
+            return true;
+        }
+        let old = std::mem::replace(slot, text);
+        let mut refs = comp.refs.iter();
+        let mut same_refs = true;
+        catalog.for_each_reference(&comp.value, |r, _| {
+            same_refs &= refs.next().is_some_and(|known| known == r);
+        });
+        if !same_refs || refs.next().is_some() {
+            if let Some(Value::String(slot)) = self.json.cut_string_slot(index, &mut comp.value) {
+                *slot = old;
+            }
+            return false;
+        }
+        comp.stale = true;
+        comp.edited = true;
+        surface.touched.push(w.id.clone());
+        if !surface.queued {
+            surface.queued = true;
+            self.queued.push(w.sid.clone());
+        }
+        true
     }
 
     /// Passes on what changed in a data-model update being written.
@@ -1345,6 +1449,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn heal(&mut self, sid: &str) -> Option<Error> {
+        self.writing = None;
         let surface = self.surfaces.get_mut(sid)?;
         let mut first = None;
         // A record of a self-reference whose component is gone is stale.
@@ -1817,6 +1922,102 @@ mod tests {
         assert_eq!(prose, "One.  Two.  Three.");
         // The first block's beginRendering came before the limit; the second block's after it.
         assert_eq!(began, [&Value::from("s"), &Value::from("u")]);
+    }
+
+    /// A v0.8 response: a column (written first, or after its children) of components with
+    /// cut strings under cuttable keys, beside ids, paths and child references (missing while
+    /// their component is written, or there already).
+    fn growing_texts_response(texts: &[(u8, String)], column_last: bool) -> String {
+        let ids: Vec<String> = (0..texts.len()).map(|i| format!("\"t{i}\"")).collect();
+        let column = format!(
+            r#"{{"id": "root", "component": {{"Column": {{"children": {{"explicitList": [{}]}}}}}}}}"#,
+            ids.join(", ")
+        );
+        let mut comps = Vec::new();
+        for (i, (kind, text)) in texts.iter().enumerate() {
+            let next = (i + 1) % texts.len().max(1);
+            comps.push(match kind % 5 {
+                0 => format!(r#"{{"id": "t{i}", "component": {{"Text": {{"text": {{"literalString": "{text}"}}, "usageHint": "h2"}}}}}}"#),
+                1 => format!(r#"{{"id": "t{i}", "component": {{"Button": {{"label": "{text}", "child": "t{next}x"}}}}}}"#),
+                2 => format!(r#"{{"id": "t{i}", "component": {{"Text": {{"text": {{"path": "p{i}", "literalString": "{text}"}}}}}}}}"#),
+                3 => format!(r#"{{"id": "t{i}", "component": {{"Image": {{"url": {{"valueString": "{text}"}}, "altText": "{text}"}}}}}}"#),
+                // Its child, written just before it, is there when it is written.
+                _ => format!(r#"{{"id": "t{i}c", "component": {{"Text": {{"text": "c"}}}}}}, {{"id": "t{i}", "component": {{"Card": {{"child": "t{i}c", "caption": "{text}", "text": "{text}"}}}}}}"#),
+            });
+        }
+        if column_last {
+            comps.push(column);
+        } else {
+            comps.insert(0, column);
+        }
+        format!(
+            r#"Here: <a2ui-json>[{{"beginRendering": {{"surfaceId": "s", "root": "root"}}}}, {{"surfaceUpdate": {{"surfaceId": "s", "components": [{}]}}}}]</a2ui-json> Done."#,
+            comps.join(", ")
+        )
+    }
+
+    /// Cuts `text` at the given distances (taken in turn), moved forward to character
+    /// boundaries.
+    fn cut_at<'a>(text: &'a str, sizes: &[usize]) -> Vec<&'a str> {
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        let mut sizes = sizes.iter().cycle();
+        while start < text.len() {
+            let mut end = (start + sizes.next().copied().unwrap_or(1)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            pieces.extend(text.get(start..end));
+            start = end;
+        }
+        pieces
+    }
+
+    proptest::proptest! {
+        /// Growing a cut string in place gives, step by step, what making a snapshot on every
+        /// chunk gives, in both modes and both output forms.
+        #[test]
+        fn cut_strings_grown_in_place_give_what_snapshots_give(
+            texts in proptest::collection::vec(
+                (0u8..5, r#"([a-z \u{e9}\u{4e16}]|\\n|\\u00e9|\\"|http://x){0,12}"#), 1..5),
+            column_last in proptest::bool::ANY,
+            sizes in proptest::collection::vec(1usize..9, 1..8),
+        ) {
+            let response = growing_texts_response(&texts, column_last);
+            let pieces = cut_at(&response, &sizes);
+            let catalog = Catalog::new(
+                Version::V08,
+                Value::Null,
+                serde_json::json!({"components": {"Text": {}, "Column": {}, "Image": {}, "Button": {
+                    "properties": {"child": {"type": "string", "title": "ComponentId"}}},
+                    "Card": {"properties": {"child": {"type": "string", "title": "ComponentId"}}}}}),
+                Value::Null,
+            );
+            let mut grown = 0;
+            for mode in [Emission::Official, Emission::ChangedOnly] {
+                let mut fast = ProgressiveParser::with_emission(&catalog, mode).expect("compiles");
+                let mut slow = ProgressiveParser::with_emission(&catalog, mode).expect("compiles");
+                slow.in_place = false;
+                for (i, piece) in pieces.iter().enumerate() {
+                    if i % 2 == 0 {
+                        let (a, b) = (fast.process_chunk(piece), slow.process_chunk(piece));
+                        proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"), "chunk {}", i);
+                    } else {
+                        let (a, b) = (fast.process_chunk_json(piece), slow.process_chunk_json(piece));
+                        proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"), "chunk {}", i);
+                    }
+                }
+                proptest::prop_assert_eq!(format!("{:?}", fast.finish()), format!("{:?}", slow.finish()));
+                proptest::prop_assert_eq!(slow.grown_in_place, 0);
+                grown += fast.grown_in_place;
+            }
+            // A text of several letters, shown (its column came first) and cut into pieces of at
+            // most three bytes, grows in place.
+            let long = texts.iter().any(|(kind, t)| kind % 5 == 0 && t.chars().filter(|c| c.is_ascii_lowercase()).count() > 8);
+            if long && !column_last && sizes.iter().all(|&s| s < 4) {
+                proptest::prop_assert!(grown > 0);
+            }
+        }
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub(super) struct Comp {
     pub(super) missing: Vec<String>,
     /// Bumped whenever `processed` changes (starts at 0: never processed).
     pub(super) version: u64,
+    /// `value` was brought up to date in place since the last refresh (see
+    /// [`ProgressiveParser::sniff_component`](super::ProgressiveParser)), so the form last
+    /// emitted is no longer at hand to compare with: the next refresh counts it as changed.
+    pub(super) edited: bool,
     /// The `version` last put in a message (official mode: sent or rejected, as the reference
     /// counts it; changed-only mode: sent). Settable through a shared reference, so that a
     /// step marks what it picks in the same look-up that reads it (an atomic rather than a
@@ -358,9 +362,10 @@ impl Surface {
         if !comp.stale {
             return;
         }
+        let edited = std::mem::take(&mut comp.edited);
         if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
             // Nothing to swap or rewrite: the component is its own emitted form.
-            let same = comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
+            let same = !edited && comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
             comp.processed = None;
             comp.stale = false;
             comp.placeholders.clear();
@@ -397,7 +402,7 @@ impl Surface {
             version,
             old_placeholders,
         );
-        let last = if comp.version == 0 {
+        let last = if comp.version == 0 || edited {
             None
         } else {
             Some(comp.emitted())
