@@ -207,7 +207,7 @@ pub struct ProgressiveParser {
     /// The finished entries of the v0.8 data-model update being written, made ready to send.
     entries: EntriesSoFar,
     /// The component being written, as last stored from a look at it (see [`Writing`]).
-    writing: Option<Writing>,
+    writing: Writing,
     /// Cut strings may grow in place (see [`Writing`]); off only to test that path against
     /// making a snapshot every time.
     in_place: bool,
@@ -219,8 +219,11 @@ pub struct ProgressiveParser {
 /// The component being written, stored from the builder's stack when its [`PartialJson::shape`]
 /// was `shape`: while the shape stands still, only its cut string grew, and the stored
 /// component is brought up to date in place rather than copied from the stack again.
-#[derive(Debug)]
+/// Kept from one component to the next, so that its strings are allocated once.
+#[derive(Debug, Default)]
 struct Writing {
+    /// It describes a stored component (else the rest is stale).
+    valid: bool,
     shape: u64,
     /// Where it begins on the stack ([`Frame::serial`]).
     serial: u64,
@@ -306,7 +309,7 @@ impl ProgressiveParser {
             queued: Vec::new(),
             emitted_data: Map::new(),
             entries: EntriesSoFar::default(),
-            writing: None,
+            writing: Writing::default(),
             in_place: true,
             #[cfg(test)]
             grown_in_place: 0,
@@ -582,7 +585,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
-        self.writing = None;
+        self.writing.valid = false;
         self.held = unread.to_owned();
         self.carried = map_messages(out.parts, M::into_text);
         error
@@ -593,7 +596,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn abandon_block(&mut self, message: String) -> Error {
-        self.writing = None;
+        self.writing.valid = false;
         self.abandoned = true;
         self.json.reset();
         self.current = Current::default();
@@ -601,7 +604,7 @@ impl ProgressiveParser {
     }
 
     fn end_block(&mut self) {
-        self.writing = None;
+        self.writing.valid = false;
         self.in_block = false;
         self.block_bytes = 0;
         self.abandoned = false;
@@ -751,16 +754,11 @@ impl ProgressiveParser {
         }
     }
 
-    /// A component object closed (or was healed): cache it if it is usable. Returns the surface
-    /// and id it is stored under, when it is.
-    fn take_component(
-        &mut self,
-        comp: Value,
-        open_lists: Vec<String>,
-        at: u64,
-    ) -> Option<(String, String)> {
+    /// A component object closed (or was healed): cache it if it is usable. Returns whether it
+    /// is stored on the surface of the message being written.
+    fn take_component(&mut self, comp: Value, open_lists: Vec<String>, at: u64) -> bool {
         if !self.usable_component(&comp) {
-            return None;
+            return false;
         }
         let cached = Cached {
             value: comp,
@@ -769,41 +767,45 @@ impl ProgressiveParser {
         };
         match self.current.surface.take() {
             Some(sid) => {
-                let id = self.store_component(&sid, cached);
-                let stored = id.map(|id| (sid.clone(), id));
+                let stored = self.store_component(&sid, cached);
                 self.current.surface = Some(sid);
                 stored
             }
             None => {
                 self.current.unassigned.push(cached);
-                None
+                false
             }
         }
     }
 
-    /// Stores a component on surface `sid`; returns its id when it is stored (or was stored
-    /// already exactly so).
-    fn store_component(&mut self, sid: &str, cached: Cached) -> Option<String> {
-        let id = cached
+    /// Stores a component on surface `sid`; returns whether it is stored (or was stored already
+    /// exactly so).
+    fn store_component(&mut self, sid: &str, cached: Cached) -> bool {
+        let Some(id) = cached
             .value
             .get("id")
             .and_then(Value::as_str)
-            .map(str::to_owned)?;
+            .map(str::to_owned)
+        else {
+            return false;
+        };
         if self.current.rejected.contains(&id) {
-            return None;
+            return false;
         }
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
             self.surfaces.insert(sid.to_owned(), Surface::with_room());
         }
-        let surface = self.surfaces.get_mut(sid)?;
+        let Some(surface) = self.surfaces.get_mut(sid) else {
+            return false;
+        };
         if let Some(comp) = surface
             .comps
             .get_mut(&id)
             .filter(|c| c.value == cached.value && c.open_lists == cached.open_lists)
         {
             comp.at = cached.at;
-            return Some(id);
+            return true;
         }
         let mut ids: Vec<&str> = Vec::new();
         let mut self_ref = None;
@@ -884,12 +886,12 @@ impl ProgressiveParser {
                 surface.self_refs.remove(&seq);
             }
         }
-        surface.touched.push(id.clone());
+        surface.touched.push(id);
         if !surface.queued {
             surface.queued = true;
             self.queued.push(sid.to_owned());
         }
-        Some(id)
+        true
     }
 
     /// The reference skips components holding an empty object anywhere (a property still being
@@ -969,16 +971,20 @@ impl ProgressiveParser {
         };
         let serial = self.json.stack.get(index).map_or(0, |f| f.serial);
         let shape = self.json.shape;
-        if let Some(w) = self.writing.take().filter(|_| self.in_place) {
-            if w.shape == shape && w.serial == serial && self.grow_in_place(index, &w) {
-                self.writing = Some(w);
-                #[cfg(test)]
-                {
-                    self.grown_in_place += 1;
-                }
-                return;
+        let w = &self.writing;
+        if self.in_place
+            && w.valid
+            && w.shape == shape
+            && w.serial == serial
+            && self.grow_in_place(index)
+        {
+            #[cfg(test)]
+            {
+                self.grown_in_place += 1;
             }
+            return;
         }
+        self.writing.valid = false;
         if !self.may_be_usable(index) {
             return;
         }
@@ -999,22 +1005,31 @@ impl ProgressiveParser {
                 _ => None,
             })
             .collect();
-        if let Some((sid, id)) = self.take_component(snapshot, open_lists, at) {
-            self.writing = Some(Writing {
-                shape,
-                serial,
-                sid,
-                id,
-            });
+        let w = &mut self.writing;
+        w.id.clear();
+        w.id.push_str(
+            snapshot
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        );
+        if self.take_component(snapshot, open_lists, at) {
+            if let Some(sid) = &self.current.surface {
+                let w = &mut self.writing;
+                w.sid.clear();
+                w.sid.push_str(sid);
+                (w.valid, w.shape, w.serial) = (true, shape, serial);
+            }
         }
     }
 
     /// Brings the stored copy of the component being written up to date with its cut string,
-    /// when that string is all that changed since it was stored (`w`): what storing a new
+    /// when that string is all that changed since it was stored ([`Writing`]): what storing a new
     /// snapshot would do, without making one. False, changing nothing, when the string is not
     /// shown any more, its place is not found, the component is gone or was set aside, or the
     /// new text would change what the component refers to: a snapshot is then made.
-    fn grow_in_place(&mut self, index: usize, w: &Writing) -> bool {
+    fn grow_in_place(&mut self, index: usize) -> bool {
+        let w = &self.writing;
         let Some((_, text)) = self.json.cut_string(heal_component_string) else {
             return false;
         };
@@ -1449,7 +1464,7 @@ impl ProgressiveParser {
     #[cold]
     #[inline(never)]
     fn heal(&mut self, sid: &str) -> Option<Error> {
-        self.writing = None;
+        self.writing.valid = false;
         let surface = self.surfaces.get_mut(sid)?;
         let mut first = None;
         // A record of a self-reference whose component is gone is stale.
