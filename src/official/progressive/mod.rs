@@ -219,6 +219,7 @@ pub struct ProgressiveParser {
 /// The component being written, stored from the builder's stack when its [`PartialJson::shape`]
 /// was `shape`: while the shape stands still, only its cut string grew, and the stored
 /// component is brought up to date in place rather than copied from the stack again.
+///
 /// Kept from one component to the next, so that its strings are allocated once.
 #[derive(Debug, Default)]
 struct Writing {
