@@ -226,8 +226,6 @@ struct Writing {
     /// It describes a stored component (else the rest is stale).
     valid: bool,
     shape: u64,
-    /// Where it begins on the stack ([`Frame::serial`]).
-    serial: u64,
     sid: String,
     id: String,
 }
@@ -887,9 +885,7 @@ impl ProgressiveParser {
                 surface.self_refs.remove(&seq);
             }
         }
-        surface.touched.push(id);
-        if !surface.queued {
-            surface.queued = true;
+        if surface.touch(id) {
             self.queued.push(sid.to_owned());
         }
         true
@@ -970,15 +966,10 @@ impl ProgressiveParser {
         else {
             return;
         };
-        let serial = self.json.stack.get(index).map_or(0, |f| f.serial);
+        // The same shape: the same stack, so the same component at the same `index`.
         let shape = self.json.shape;
         let w = &self.writing;
-        if self.in_place
-            && w.valid
-            && w.shape == shape
-            && w.serial == serial
-            && self.grow_in_place(index)
-        {
+        if self.in_place && w.valid && w.shape == shape && self.grow_in_place(index) {
             #[cfg(test)]
             {
                 self.grown_in_place += 1;
@@ -1019,7 +1010,7 @@ impl ProgressiveParser {
                 let w = &mut self.writing;
                 w.sid.clear();
                 w.sid.push_str(sid);
-                (w.valid, w.shape, w.serial) = (true, shape, serial);
+                (w.valid, w.shape) = (true, shape);
             }
         }
     }
@@ -1065,9 +1056,7 @@ impl ProgressiveParser {
         }
         comp.stale = true;
         comp.edited = true;
-        surface.touched.push(w.id.clone());
-        if !surface.queued {
-            surface.queued = true;
+        if surface.touch(w.id.clone()) {
             self.queued.push(w.sid.clone());
         }
         true

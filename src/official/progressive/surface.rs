@@ -229,6 +229,13 @@ impl Surface {
         }
     }
 
+    /// Notes that component `id` was stored or changed, for the next flush; true when the
+    /// surface was not queued for one yet (the caller queues it).
+    pub(super) fn touch(&mut self, id: String) -> bool {
+        self.touched.push(id);
+        !std::mem::replace(&mut self.queued, true)
+    }
+
     /// Sets the root; the reachable set is then worked out again.
     pub(super) fn set_root(&mut self, root: String) {
         if self.root.as_deref() != Some(root.as_str()) {
