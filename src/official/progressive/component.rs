@@ -87,52 +87,127 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
     }
 }
 
+/// Copies `src` into `dst`, reusing what `dst` already holds (its strings, lists and maps)
+/// wherever the two have the same shape, so that making a component's emitted form again
+/// allocates only for what is new in it.
+pub(super) fn assign(dst: &mut Value, src: &Value) {
+    match (dst, src) {
+        (Value::String(d), Value::String(s)) => {
+            d.clear();
+            d.push_str(s);
+        }
+        (Value::Array(d), Value::Array(s)) => {
+            d.truncate(s.len());
+            for (dv, sv) in d.iter_mut().zip(s) {
+                assign(dv, sv);
+            }
+            if let Some(more) = s.get(d.len()..) {
+                d.extend(more.iter().cloned());
+            }
+        }
+        (Value::Object(d), Value::Object(s)) => {
+            if d.len() != s.len() || !d.keys().eq(s.keys()) {
+                d.retain(|k, _| s.contains_key(k));
+                for k in s.keys() {
+                    if !d.contains_key(k) {
+                        d.insert(k.clone(), Value::Null);
+                    }
+                }
+            }
+            // Both maps now hold the same keys, in the same (sorted) order.
+            for ((_, dv), (_, sv)) in d.iter_mut().zip(s) {
+                assign(dv, sv);
+            }
+        }
+        (d, s) => *d = s.clone(),
+    }
+}
+
+/// What [`process_component`] made of a component besides its emitted form.
+#[derive(Debug, Default)]
+pub(super) struct Processed {
+    /// The placeholder ids used, in order of first use.
+    pub(super) placeholders: Vec<String>,
+    /// The missing child ids behind them (not the `loading_children_` ones).
+    pub(super) missing: Vec<String>,
+    /// Which of `missing` were not missing in the form made before.
+    pub(super) newly_missing: Vec<usize>,
+    /// The ids missing in the form made before that are not missing now.
+    pub(super) no_longer_missing: Vec<String>,
+    /// Something in the component was rewritten.
+    pub(super) rewritten: bool,
+}
+
+/// Whether `pid` is the placeholder id of `child` (`loading_` and the child's id).
+fn is_placeholder_of(pid: &str, child: &str) -> bool {
+    pid.strip_prefix("loading_") == Some(child)
+}
+
 /// Swaps references to children that have not arrived (`present` says which have) for
-/// placeholder ids and, for v0.8, makes data-binding paths absolute. Returns the placeholder
-/// ids used, in order of first use, the missing child ids behind them, and whether anything in
-/// `comp` was rewritten.
+/// placeholder ids and, for v0.8, makes data-binding paths absolute, in `comp` (a copy of the
+/// component). `earlier` is what the form made before returned: its placeholder and missing
+/// ids are reused rather than made again, and it tells which missing ids are new and which
+/// are gone.
 pub(super) fn process_component(
     comp: &mut Value,
     open_lists: &[String],
     present: impl Fn(&str) -> bool,
     version: Version,
-    earlier: Vec<String>,
-) -> (Vec<String>, Vec<String>, bool) {
+    earlier: Processed,
+) -> Processed {
     struct Ctx<'a, P> {
         id: String,
         open_lists: &'a [String],
         present: P,
         version: Version,
-        placeholders: Vec<String>,
-        missing: Vec<String>,
-        /// The placeholder ids of the form made before, reused rather than copied again.
+        made: Processed,
+        /// The placeholder ids of the form made before, not used yet.
         earlier: Vec<String>,
-        /// Something was rewritten.
-        rewritten: bool,
+        /// The missing ids of the form made before, not found missing yet.
+        earlier_missing: Vec<String>,
     }
     impl<P: Fn(&str) -> bool> Ctx<'_, P> {
         /// The id to show for `child`: itself when present, else its placeholder.
         fn child(&mut self, child: &mut String) {
-            if !(self.present)(child) {
-                let mut pid = String::with_capacity("loading_".len() + child.len());
-                pid.push_str("loading_");
-                pid.push_str(child);
-                self.add(&pid);
-                let child = std::mem::replace(child, pid);
-                self.rewritten = true;
-                if !self.missing.contains(&child) {
-                    self.missing.push(child);
+            if (self.present)(child) {
+                return;
+            }
+            let made = &mut self.made;
+            if !made
+                .placeholders
+                .iter()
+                .any(|p| is_placeholder_of(p, child))
+            {
+                let owned = match self
+                    .earlier
+                    .iter()
+                    .position(|p| is_placeholder_of(p, child))
+                {
+                    Some(at) => self.earlier.swap_remove(at),
+                    None => format!("loading_{child}"),
+                };
+                made.placeholders.push(owned);
+            }
+            if !made.missing.iter().any(|m| m == child) {
+                match self.earlier_missing.iter().position(|m| m == child) {
+                    Some(at) => made.missing.push(self.earlier_missing.swap_remove(at)),
+                    None => {
+                        made.newly_missing.push(made.missing.len());
+                        made.missing.push(child.clone());
+                    }
                 }
             }
+            child.insert_str(0, "loading_");
+            made.rewritten = true;
         }
 
         fn add(&mut self, pid: &str) {
-            if !self.placeholders.iter().any(|p| p == pid) {
+            if !self.made.placeholders.iter().any(|p| p == pid) {
                 let owned = match self.earlier.iter().position(|p| p == pid) {
                     Some(at) => self.earlier.swap_remove(at),
                     None => pid.to_owned(),
                 };
-                self.placeholders.push(owned);
+                self.made.placeholders.push(owned);
             }
         }
 
@@ -147,21 +222,20 @@ pub(super) fn process_component(
                                     && obj.len() > 1
                                     && !obj.contains_key("componentId") =>
                             {
-                                let p = p.clone();
-                                obj.clear();
-                                obj.insert("path".into(), Value::String(p));
-                                self.rewritten = true;
+                                obj.retain(|k, _| k == "path");
+                                self.made.rewritten = true;
                             }
                             Some(Value::String(p)) if p.starts_with('/') => {}
-                            Some(Value::String(p)) => {
-                                let p = format!("/{p}");
-                                obj.insert("path".into(), Value::String(p));
-                                self.rewritten = true;
+                            Some(Value::String(_)) => {
+                                if let Some(Value::String(p)) = obj.get_mut("path") {
+                                    p.insert(0, '/');
+                                }
+                                self.made.rewritten = true;
                             }
                             Some(other) if !other.is_null() => {
                                 let p = format!("/{other}");
                                 obj.insert("path".into(), Value::String(p));
-                                self.rewritten = true;
+                                self.made.rewritten = true;
                             }
                             _ => {}
                         }
@@ -186,7 +260,7 @@ pub(super) fn process_component(
                                     let pid = format!("loading_children_{}", self.id);
                                     self.add(&pid);
                                     items.push(Value::String(pid));
-                                    self.rewritten = true;
+                                    self.made.rewritten = true;
                                 }
                             }
                             Some(Value::String(child)) => self.child(child),
@@ -211,15 +285,31 @@ pub(super) fn process_component(
         .and_then(Value::as_str)
         .unwrap_or("unknown")
         .to_owned();
+    let Processed {
+        placeholders: earlier_placeholders,
+        missing: earlier_missing,
+        mut newly_missing,
+        mut no_longer_missing,
+        ..
+    } = earlier;
+    let placeholders = Vec::with_capacity(earlier_placeholders.len());
+    let missing = Vec::with_capacity(earlier_missing.len());
+    newly_missing.clear();
+    no_longer_missing.clear();
     let mut ctx = Ctx {
         id,
         open_lists,
         present,
         version,
-        placeholders: Vec::with_capacity(earlier.len()),
-        missing: Vec::new(),
-        earlier,
-        rewritten: false,
+        made: Processed {
+            placeholders,
+            missing,
+            newly_missing,
+            no_longer_missing,
+            rewritten: false,
+        },
+        earlier: earlier_placeholders,
+        earlier_missing,
     };
     if let Value::Object(obj) = comp {
         match obj.get_mut("component") {
@@ -227,12 +317,118 @@ pub(super) fn process_component(
             _ => ctx.walk(comp),
         }
     }
-    (ctx.placeholders, ctx.missing, ctx.rewritten)
+    let mut made = ctx.made;
+    made.no_longer_missing = ctx.earlier_missing;
+    made
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// JSON values built from a few keys and strings, so that two of them often share part of
+    /// their shape (what [`assign`] reuses) and components name children that may be missing.
+    fn json() -> impl Strategy<Value = Value> {
+        let word = prop_oneof![
+            Just("a"),
+            Just("b"),
+            Just("here"),
+            Just("gone"),
+            Just("path"),
+            Just("/t"),
+            Just("loading_gone"),
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (0..3i64).prop_map(Value::from),
+            word.clone().prop_map(Value::from),
+        ];
+        let key = prop_oneof![
+            Just("a"),
+            Just("b"),
+            Just("path"),
+            Just("child"),
+            Just("children"),
+            Just("explicitList"),
+            Just("componentId"),
+            Just("literalString"),
+        ];
+        leaf.prop_recursive(4, 32, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|members| {
+                    Value::Object(
+                        members
+                            .into_iter()
+                            .map(|(k, v)| (k.to_owned(), v))
+                            .collect(),
+                    )
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn assign_makes_a_copy_whatever_was_there(dst in json(), src in json()) {
+            let mut made = dst;
+            assign(&mut made, &src);
+            prop_assert_eq!(made, src);
+        }
+
+        /// Making a form in the buffer of an earlier one, with what that one returned, gives
+        /// what making it from a fresh copy gives, and tells the missing ids that came and went.
+        #[test]
+        fn a_form_made_over_an_earlier_one_is_the_form_made_afresh(
+            before in proptest::collection::vec((prop_oneof![Just("child"), Just("children"), Just("a")], json()), 0..4),
+            now in proptest::collection::vec((prop_oneof![Just("child"), Just("children"), Just("a")], json()), 0..4),
+            v09 in any::<bool>(),
+            open in any::<bool>(),
+        ) {
+            let version = if v09 { Version::V09 } else { Version::V08 };
+            let wrap = |members: Vec<(&str, Value)>| {
+                let body = members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                let mut comp = Map::new();
+                comp.insert("id".into(), Value::from("c"));
+                comp.insert("component".into(), Value::Object(body));
+                Value::Object(comp)
+            };
+            let (before, now) = (wrap(before), wrap(now));
+            let open = if open { vec!["children".to_owned(), "explicitList".to_owned()] } else { Vec::new() };
+            let present = |c: &str| c == "here";
+            let mut earlier_form = before.clone();
+            let earlier = process_component(&mut earlier_form, &open, present, version, Processed::default());
+            let earlier_missing = earlier.missing.clone();
+
+            let mut fresh = now.clone();
+            let expected = process_component(&mut fresh, &open, present, version, Processed::default());
+            let mut reused = earlier_form;
+            assign(&mut reused, &now);
+            let made = process_component(&mut reused, &open, present, version, earlier);
+
+            prop_assert_eq!(&reused, &fresh);
+            prop_assert_eq!(made.rewritten, expected.rewritten);
+            prop_assert_eq!(made.rewritten, fresh != now);
+            prop_assert_eq!(&made.placeholders, &expected.placeholders);
+            let mut missing = made.missing.clone();
+            let mut expected_missing = expected.missing.clone();
+            missing.sort();
+            expected_missing.sort();
+            prop_assert_eq!(missing, expected_missing);
+            let mut came: Vec<&String> = made.newly_missing.iter().filter_map(|&i| made.missing.get(i)).collect();
+            came.sort();
+            let mut should_come: Vec<&String> = made.missing.iter().filter(|m| !earlier_missing.contains(m)).collect();
+            should_come.sort();
+            prop_assert_eq!(came, should_come);
+            let mut went = made.no_longer_missing.clone();
+            went.sort();
+            let mut should_go: Vec<String> = earlier_missing.iter().filter(|m| !made.missing.contains(m)).cloned().collect();
+            should_go.sort();
+            prop_assert_eq!(went, should_go);
+        }
+    }
 
     #[test]
     fn process_component_says_exactly_when_it_rewrote_something() {
@@ -292,7 +488,8 @@ mod tests {
         ];
         for (comp, version, expected) in cases {
             let mut made = comp.clone();
-            let (_, _, rewritten) = process_component(&mut made, &[], present, version, Vec::new());
+            let rewritten =
+                process_component(&mut made, &[], present, version, Processed::default()).rewritten;
             assert_eq!(rewritten, expected, "{comp}");
             assert_eq!(rewritten, made != comp, "{comp}");
         }
@@ -300,9 +497,14 @@ mod tests {
         let comp = json!({"id": "a", "component": "Row", "children": []});
         let mut made = comp.clone();
         let open = ["children".to_owned()];
-        let (placeholders, _, rewritten) =
-            process_component(&mut made, &open, present, Version::V09, Vec::new());
-        assert!(rewritten && made != comp);
-        assert_eq!(placeholders, ["loading_children_a"]);
+        let made_of = process_component(
+            &mut made,
+            &open,
+            present,
+            Version::V09,
+            Processed::default(),
+        );
+        assert!(made_of.rewritten && made != comp);
+        assert_eq!(made_of.placeholders, ["loading_children_a"]);
     }
 }

@@ -856,6 +856,7 @@ impl ProgressiveParser {
                         refs: new_refs,
                         followed: Vec::new(),
                         processed: None,
+                        spare: None,
                         stale: true,
                         placeholders: Vec::new(),
                         missing: Vec::new(),

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::component::{needs_processing, placeholder, process_component};
+use super::component::{assign, needs_processing, placeholder, process_component, Processed};
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
 use crate::hash::{QuickMap, QuickSet, QuickState};
@@ -73,6 +73,8 @@ pub(super) struct Comp {
     pub(super) placeholders: Vec<String>,
     /// The missing child ids behind `placeholders` (not the `loading_children_` ones).
     pub(super) missing: Vec<String>,
+    /// A form made before and no longer needed, whose allocations the next one reuses.
+    pub(super) spare: Option<Value>,
     /// Bumped whenever `processed` changes (starts at 0: never processed).
     pub(super) version: u64,
     /// `value` was brought up to date in place since the last refresh (see
@@ -395,20 +397,26 @@ impl Surface {
             }
             return;
         }
-        let old_missing = std::mem::take(&mut comp.missing);
-        let old_placeholders = std::mem::take(&mut comp.placeholders);
+        let earlier = Processed {
+            placeholders: std::mem::take(&mut comp.placeholders),
+            missing: std::mem::take(&mut comp.missing),
+            ..Processed::default()
+        };
+        // The new form is made in the buffer of a form made before, reusing its allocations.
+        let mut processed = comp.spare.take().unwrap_or(Value::Null);
         let Some(comp) = self.comps.get(id) else {
             return;
         };
-        let mut processed = comp.value.clone();
+        assign(&mut processed, &comp.value);
         let comps = &self.comps;
-        let (placeholders, missing, rewritten) = process_component(
+        let made = process_component(
             &mut processed,
             &comp.open_lists,
             |child| comps.contains_key(child),
             version,
-            old_placeholders,
+            earlier,
         );
+        let rewritten = made.rewritten;
         let last = if comp.version == 0 || edited {
             None
         } else {
@@ -422,14 +430,14 @@ impl Surface {
             }
             _ => last == Some(&processed),
         };
-        let processed = if same {
-            None
+        let (processed, spare) = if same {
+            (None, Some(processed))
         } else {
             // Its own references were checked when it was stored; a placeholder can only make
             // it refer to itself if its id is that placeholder's.
             let may_refer_to_itself = id
                 .strip_prefix("loading_")
-                .is_some_and(|child| missing.iter().any(|m| m == child));
+                .is_some_and(|child| made.missing.iter().any(|m| m == child));
             let (back, ok) =
                 validator.check_component(&mut self.check, sid, processed, may_refer_to_itself);
             if ok {
@@ -437,8 +445,15 @@ impl Surface {
             } else {
                 self.invalid.insert(id.to_owned());
             }
-            Some(back)
+            (Some(back), None)
         };
+        let Processed {
+            placeholders,
+            missing,
+            newly_missing,
+            no_longer_missing,
+            ..
+        } = made;
         for pid in &placeholders {
             if !self.placeholder_ok.contains_key(pid) {
                 let (made, ok) = validator.check_component(
@@ -455,18 +470,16 @@ impl Surface {
                 self.placeholder_ok.insert(pid.clone(), made);
             }
         }
-        if old_missing != missing {
-            for child in old_missing.iter().filter(|c| !missing.contains(c)) {
-                if let Some(users) = self.mentioned_by.get_mut(child) {
-                    users.remove(id);
-                }
+        for child in &no_longer_missing {
+            if let Some(users) = self.mentioned_by.get_mut(child) {
+                users.remove(id);
             }
-            for child in missing.iter().filter(|c| !old_missing.contains(c)) {
-                self.mentioned_by
-                    .entry(child.clone())
-                    .or_default()
-                    .insert(id.to_owned());
-            }
+        }
+        for child in newly_missing.iter().filter_map(|&i| missing.get(i)) {
+            self.mentioned_by
+                .entry(child.clone())
+                .or_default()
+                .insert(id.to_owned());
         }
         if let Some(comp) = self.comps.get_mut(id) {
             comp.stale = false;
@@ -475,13 +488,19 @@ impl Surface {
             match processed {
                 Some(processed) => {
                     debug_assert_eq!(rewritten, processed != comp.value);
-                    comp.processed = rewritten.then_some(processed);
+                    let (kept, spare) = if rewritten {
+                        (Some(processed), None)
+                    } else {
+                        (None, Some(processed))
+                    };
+                    comp.spare = std::mem::replace(&mut comp.processed, kept).or(spare);
                     comp.bump();
                 }
                 None => {
+                    comp.spare = spare;
                     // Unchanged: keep the form, unless it is the component itself.
                     if comp.processed.as_ref() == Some(&comp.value) {
-                        comp.processed = None;
+                        comp.spare = comp.processed.take();
                     }
                 }
             }
