@@ -846,6 +846,7 @@ impl ProgressiveParser {
             None => {
                 let seq = surface.next_seq;
                 surface.next_seq += 1;
+                surface.loading_ids |= id.starts_with("loading_");
                 surface.comps.insert(
                     id.clone(),
                     Comp {
@@ -859,6 +860,7 @@ impl ProgressiveParser {
                         spare: None,
                         stale: true,
                         placeholders: Vec::new(),
+                        shown: Vec::new(),
                         missing: Vec::new(),
                         version: 0,
                         edited: false,
@@ -1547,9 +1549,9 @@ impl ProgressiveParser {
             if let Some(comp) = surface.comps.get(id) {
                 changed |= comp.yielded.load(Ordering::Relaxed) != comp.version
                     || comp
-                        .placeholders
+                        .shown
                         .iter()
-                        .any(|p| !surface.yielded_placeholders.contains(p));
+                        .any(|p| !p.yielded.load(Ordering::Relaxed));
             }
         }
         // What to send: everything reachable, or what the renderer does not have yet.
@@ -1560,8 +1562,7 @@ impl ProgressiveParser {
             reach,
             comps,
             invalid,
-            placeholder_ok,
-            yielded_placeholders,
+            loading_ids,
             pending,
             sid_json,
             ..
@@ -1604,7 +1605,7 @@ impl ProgressiveParser {
         }
         // First whether the step is accepted and which placeholders it shows, so that the
         // message is made only when it is sent.
-        let mut new_placeholders: Vec<String> = Vec::new();
+        let mut new_placeholders: Vec<&Placeholder> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
         let mut message = None;
         {
@@ -1613,18 +1614,18 @@ impl ProgressiveParser {
             let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len());
             for comp in &picked {
                 items.push((comp.emitted(), if M::TEXT { comp.text() } else { "" }));
-                for pid in &comp.placeholders {
+                for made in comp.shown.iter().map(Arc::as_ref) {
+                    let pid = made.id.as_str();
                     if !seen.insert(pid) {
                         continue;
                     }
-                    let known = placeholder_ok.get(pid);
-                    accepted &= known.is_some_and(|made| made.ok)
-                        && !(comps.contains_key(pid) && reach.contains_key(pid));
-                    let new = !yielded_placeholders.contains(pid);
+                    accepted &= made.ok
+                        && !(*loading_ids && comps.contains_key(pid) && reach.contains_key(pid));
+                    let new = !made.yielded.load(Ordering::Relaxed);
                     if new {
-                        new_placeholders.push(pid.clone());
+                        new_placeholders.push(made);
                     }
-                    if let Some(made) = known.filter(|_| mode == Emission::Official || new) {
+                    if mode == Emission::Official || new {
                         shown.push(made);
                     }
                 }
@@ -1647,7 +1648,9 @@ impl ProgressiveParser {
                 comp.yielded.store(comp.version, Ordering::Relaxed);
             }
         }
-        yielded_placeholders.extend(new_placeholders);
+        for made in new_placeholders {
+            made.yielded.store(true, Ordering::Relaxed);
+        }
         if let Some(message) = message {
             out.update(sid, message);
         }
@@ -2043,6 +2046,57 @@ mod tests {
         }
         assert!(!seen.many.is_empty(), "more than FEW strings are hashed");
         assert!(seen.few.is_empty(), "the list is emptied into the table");
+    }
+
+    #[test]
+    fn a_step_never_sends_two_components_with_one_id() {
+        // The column shows a component named `loading_b` and `b`, whose placeholder would take
+        // that same id while `b` is missing: until `b` arrives, no step sends the column.
+        let catalog = Catalog::new(
+            Version::V08,
+            Value::Null,
+            serde_json::json!({"components": {
+                "Text": {"type": "object"}, "Column": {"type": "object"}, "Row": {"type": "object"}}}),
+            Value::Null,
+        );
+        let text = r#"<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"col"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"loading_b","component":{"Text":{"text":{"literalString":"real"}}}},{"id":"col","component":{"Column":{"children":{"explicitList":["loading_b","b"]}}}},{"id":"b","component":{"Text":{"text":{"literalString":"late"}}}}]}}]</a2ui-json>"#;
+        for mode in [Emission::Official, Emission::ChangedOnly] {
+            for size in 1..=9 {
+                let mut parser =
+                    ProgressiveParser::with_emission(&catalog, mode).expect("the catalog compiles");
+                let fed = feed_all(&mut parser, &ascii_chunks(text, size));
+                assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+                let mut last_column = None;
+                for message in &fed.messages {
+                    let Some(list) = message
+                        .pointer("/surfaceUpdate/components")
+                        .and_then(Value::as_array)
+                    else {
+                        continue;
+                    };
+                    let ids: Vec<&str> = list
+                        .iter()
+                        .filter_map(|c| c.get("id").and_then(Value::as_str))
+                        .collect();
+                    let mut unique = ids.clone();
+                    unique.sort_unstable();
+                    unique.dedup();
+                    assert_eq!(
+                        unique.len(),
+                        ids.len(),
+                        "{mode:?}, {size}-byte chunks: {ids:?}"
+                    );
+                    if let Some(col) = list.iter().find(|c| c["id"] == "col") {
+                        last_column = Some(col["component"]["Column"]["children"].clone());
+                    }
+                }
+                assert_eq!(
+                    last_column,
+                    Some(serde_json::json!({"explicitList": ["loading_b", "b"]})),
+                    "{mode:?}, {size}-byte chunks"
+                );
+            }
+        }
     }
 
     #[test]

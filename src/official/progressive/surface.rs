@@ -2,8 +2,8 @@
 //! them are reachable from its root, and the faults among their references.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::AtomicU64;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -36,10 +36,12 @@ pub(super) struct Surface {
     pub(super) mentioned_by: QuickMap<String, BTreeSet<String>>,
     /// Arrived components whose emitted form the catalog rejects.
     pub(super) invalid: BTreeSet<String>,
-    /// Placeholder components made so far, by id.
-    pub(super) placeholder_ok: QuickMap<String, Placeholder>,
-    /// Placeholder ids already put in a message.
-    pub(super) yielded_placeholders: QuickSet<String>,
+    /// Placeholder components made so far, by id (each also held by the components showing it,
+    /// so that a step reaches it without a look-up).
+    pub(super) placeholder_ok: QuickMap<String, Arc<Placeholder>>,
+    /// Some component's own id starts with `loading_`, so it may take a placeholder's id (until
+    /// then a step need not look placeholder ids up among the components).
+    pub(super) loading_ids: bool,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
     pub(super) pending: BTreeSet<String>,
     /// Waiting in [`ProgressiveParser::queued`](super::ProgressiveParser::queued).
@@ -71,6 +73,8 @@ pub(super) struct Comp {
     pub(super) stale: bool,
     /// Placeholder ids `processed` refers to, in order.
     pub(super) placeholders: Vec<String>,
+    /// The placeholder components of `placeholders`, in the same order.
+    pub(super) shown: Vec<Arc<Placeholder>>,
     /// The missing child ids behind `placeholders` (not the `loading_children_` ones).
     pub(super) missing: Vec<String>,
     /// A form made before and no longer needed, whose allocations the next one reuses.
@@ -113,9 +117,14 @@ impl Comp {
 /// A placeholder component, as made for the catalog check.
 #[derive(Debug)]
 pub(super) struct Placeholder {
+    /// Its id (`loading_` and the missing child's id).
+    pub(super) id: String,
     /// The catalog accepts it.
     pub(super) ok: bool,
     pub(super) made: Value,
+    /// It was put in a message (settable through a shared reference, by the step that puts it
+    /// there).
+    pub(super) yielded: AtomicBool,
     /// `made` as JSON text, made when first sent as text (a placeholder never changes).
     pub(super) text: OnceLock<String>,
 }
@@ -201,7 +210,6 @@ impl Surface {
             comps: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             mentioned_by: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             placeholder_ok: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
-            yielded_placeholders: QuickSet::with_capacity_and_hasher(ROOM, QuickState::default()),
             ..Surface::default()
         }
     }
@@ -378,6 +386,7 @@ impl Surface {
             comp.processed = None;
             comp.stale = false;
             comp.placeholders.clear();
+            comp.shown.clear();
             let old_missing = std::mem::take(&mut comp.missing);
             if !same {
                 let value = std::mem::take(&mut comp.value);
@@ -454,21 +463,29 @@ impl Surface {
             no_longer_missing,
             ..
         } = made;
+        let mut shown = Vec::with_capacity(placeholders.len());
         for pid in &placeholders {
-            if !self.placeholder_ok.contains_key(pid) {
-                let (made, ok) = validator.check_component(
-                    &mut self.check,
-                    sid,
-                    placeholder(pid, version),
-                    false,
-                );
-                let made = Placeholder {
-                    ok,
-                    made,
-                    text: OnceLock::new(),
-                };
-                self.placeholder_ok.insert(pid.clone(), made);
-            }
+            let made = match self.placeholder_ok.get(pid) {
+                Some(made) => Arc::clone(made),
+                None => {
+                    let (made, ok) = validator.check_component(
+                        &mut self.check,
+                        sid,
+                        placeholder(pid, version),
+                        false,
+                    );
+                    let made = Arc::new(Placeholder {
+                        id: pid.clone(),
+                        ok,
+                        made,
+                        yielded: AtomicBool::new(false),
+                        text: OnceLock::new(),
+                    });
+                    self.placeholder_ok.insert(pid.clone(), Arc::clone(&made));
+                    made
+                }
+            };
+            shown.push(made);
         }
         for child in &no_longer_missing {
             if let Some(users) = self.mentioned_by.get_mut(child) {
@@ -484,6 +501,7 @@ impl Surface {
         if let Some(comp) = self.comps.get_mut(id) {
             comp.stale = false;
             comp.placeholders = placeholders;
+            comp.shown = shown;
             comp.missing = missing;
             match processed {
                 Some(processed) => {
