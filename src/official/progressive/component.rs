@@ -138,16 +138,20 @@ pub(super) struct Processed {
     pub(super) rewritten: bool,
 }
 
-/// Whether `pid` is the placeholder id of `child` (`loading_` and the child's id).
+/// What a placeholder id starts with: a missing child `c` shows as `loading_c`, the still empty
+/// open list of component `p` as `loading_children_p`.
+pub(super) const PLACEHOLDER_PREFIX: &str = "loading_";
+
+/// Whether `pid` is the placeholder id of `child` ([`PLACEHOLDER_PREFIX`] and the child's id).
 fn is_placeholder_of(pid: &str, child: &str) -> bool {
-    pid.strip_prefix("loading_") == Some(child)
+    pid.strip_prefix(PLACEHOLDER_PREFIX) == Some(child)
 }
 
 /// Swaps references to children that have not arrived (`present` says which have) for
 /// placeholder ids and, for v0.8, makes data-binding paths absolute, in `comp` (a copy of the
 /// component). `earlier` is what the form made before returned: its placeholder and missing
-/// ids are reused rather than made again, and it tells which missing ids are new and which
-/// are gone.
+/// ids are reused rather than made again, and tell which missing ids are new and which are
+/// gone.
 pub(super) fn process_component(
     comp: &mut Value,
     open_lists: &[String],
@@ -184,7 +188,7 @@ pub(super) fn process_component(
                     .position(|p| is_placeholder_of(p, child))
                 {
                     Some(at) => self.earlier.swap_remove(at),
-                    None => format!("loading_{child}"),
+                    None => format!("{PLACEHOLDER_PREFIX}{child}"),
                 };
                 made.placeholders.push(owned);
             }
@@ -197,7 +201,7 @@ pub(super) fn process_component(
                     }
                 }
             }
-            child.insert_str(0, "loading_");
+            child.insert_str(0, PLACEHOLDER_PREFIX);
             made.rewritten = true;
         }
 
@@ -257,7 +261,7 @@ pub(super) fn process_component(
                                     && (field == "children" || field == "explicitList")
                                     && self.open_lists.iter().any(|f| f == field)
                                 {
-                                    let pid = format!("loading_children_{}", self.id);
+                                    let pid = format!("{PLACEHOLDER_PREFIX}children_{}", self.id);
                                     self.add(&pid);
                                     items.push(Value::String(pid));
                                     self.made.rewritten = true;
@@ -285,31 +289,18 @@ pub(super) fn process_component(
         .and_then(Value::as_str)
         .unwrap_or("unknown")
         .to_owned();
-    let Processed {
-        placeholders: earlier_placeholders,
-        missing: earlier_missing,
-        mut newly_missing,
-        mut no_longer_missing,
-        ..
-    } = earlier;
-    let placeholders = Vec::with_capacity(earlier_placeholders.len());
-    let missing = Vec::with_capacity(earlier_missing.len());
-    newly_missing.clear();
-    no_longer_missing.clear();
     let mut ctx = Ctx {
         id,
         open_lists,
         present,
         version,
         made: Processed {
-            placeholders,
-            missing,
-            newly_missing,
-            no_longer_missing,
-            rewritten: false,
+            placeholders: Vec::with_capacity(earlier.placeholders.len()),
+            missing: Vec::with_capacity(earlier.missing.len()),
+            ..Processed::default()
         },
-        earlier: earlier_placeholders,
-        earlier_missing,
+        earlier: earlier.placeholders,
+        earlier_missing: earlier.missing,
     };
     if let Value::Object(obj) = comp {
         match obj.get_mut("component") {

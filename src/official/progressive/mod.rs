@@ -80,7 +80,7 @@ use super::partial_json::{Body, Frame, PartialJson, Step};
 use super::validator::{truthy, Validator};
 use crate::hash::{QuickMap, QuickSet};
 
-use component::object;
+use component::{object, PLACEHOLDER_PREFIX};
 use entries::{latest_entries, wrap_entries, EntriesSoFar};
 use error::{classify, self_reference};
 pub use error::{Error, ErrorKind, Limits};
@@ -846,7 +846,7 @@ impl ProgressiveParser {
             None => {
                 let seq = surface.next_seq;
                 surface.next_seq += 1;
-                surface.loading_ids |= id.starts_with("loading_");
+                surface.loading_ids |= id.starts_with(PLACEHOLDER_PREFIX);
                 surface.comps.insert(
                     id.clone(),
                     Comp {

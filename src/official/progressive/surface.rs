@@ -7,7 +7,9 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::component::{assign, needs_processing, placeholder, process_component, Processed};
+use super::component::{
+    assign, needs_processing, placeholder, process_component, Processed, PLACEHOLDER_PREFIX,
+};
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
 use crate::hash::{QuickMap, QuickSet, QuickState};
@@ -39,8 +41,9 @@ pub(super) struct Surface {
     /// Placeholder components made so far, by id (each also held by the components showing it,
     /// so that a step reaches it without a look-up).
     pub(super) placeholder_ok: QuickMap<String, Arc<Placeholder>>,
-    /// Some component's own id starts with `loading_`, so it may take a placeholder's id (until
-    /// then a step need not look placeholder ids up among the components).
+    /// A component whose own id starts with [`PLACEHOLDER_PREFIX`] was stored here, so one may
+    /// take a placeholder's id (until then a step need not look placeholder ids up among the
+    /// components). Never cleared: it only decides whether the look-up is made.
     pub(super) loading_ids: bool,
     /// Changed-only mode: components whose change is not sent yet because a step was rejected.
     pub(super) pending: BTreeSet<String>,
@@ -445,7 +448,7 @@ impl Surface {
             // Its own references were checked when it was stored; a placeholder can only make
             // it refer to itself if its id is that placeholder's.
             let may_refer_to_itself = id
-                .strip_prefix("loading_")
+                .strip_prefix(PLACEHOLDER_PREFIX)
                 .is_some_and(|child| made.missing.iter().any(|m| m == child));
             let (back, ok) =
                 validator.check_component(&mut self.check, sid, processed, may_refer_to_itself);
