@@ -190,26 +190,15 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 // them, so both see the same heap through the same history of allocations.
                 let round = |fourth: bool| {
                     let mut long = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-                    for piece in &before {
-                        std::hint::black_box(long.process_chunk(piece).expect("parses"));
-                    }
-                    let mut spent = Duration::ZERO;
-                    let start = ThreadTime::now();
-                    for piece in &timed {
-                        std::hint::black_box(long.process_chunk(piece).expect("parses"));
-                    }
-                    if fourth {
-                        spent = start.elapsed();
-                    }
+                    feed(&mut long, &before);
+                    let fourth_took = feed(&mut long, &timed);
                     let mut fresh = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-                    let start = ThreadTime::now();
-                    for piece in &alone {
-                        std::hint::black_box(fresh.process_chunk(piece).expect("parses"));
+                    let first_took = feed(&mut fresh, &alone);
+                    if fourth {
+                        fourth_took
+                    } else {
+                        first_took
                     }
-                    if !fourth {
-                        spent = start.elapsed();
-                    }
-                    spent
                 };
                 for (which, fourth) in [("first", false), ("fourth", true)] {
                     group.bench_function(format!("{folder}_history_{label}_{which}"), |b| {
@@ -235,6 +224,15 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
         }
     }
     group.finish();
+}
+
+/// Feeds `pieces` to `parser`, dropping what each returns; the CPU time it took.
+fn feed(parser: &mut ProgressiveParser, pieces: &[&str]) -> Duration {
+    let start = ThreadTime::now();
+    for piece in pieces {
+        std::hint::black_box(parser.process_chunk(piece).expect("parses"));
+    }
+    start.elapsed()
 }
 
 criterion_group! {
