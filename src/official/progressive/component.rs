@@ -51,7 +51,15 @@ pub(super) fn needs_processing(comp: &Value, version: Version) -> bool {
 /// Whether `obj` has one of the [`CHILD_FIELDS`] (one look at each key, cheaper than looking
 /// each field up in a small object).
 fn has_child_field(obj: &Map<String, Value>) -> bool {
-    obj.keys().any(|k| CHILD_FIELDS.contains(&k.as_str()))
+    child_fields(obj) != 0
+}
+
+/// Which of the [`CHILD_FIELDS`] `obj` has: bit `i` stands for `CHILD_FIELDS[i]` (one look at
+/// each key).
+fn child_fields(obj: &Map<String, Value>) -> u8 {
+    obj.keys()
+        .filter_map(|k| CHILD_FIELDS.iter().position(|f| *f == k))
+        .fold(0, |mask, i| mask | 1 << i)
 }
 
 /// An object from its members, moved in (the `json!` macro would copy interpolated values).
@@ -244,12 +252,13 @@ pub(super) fn process_component(
                             _ => {}
                         }
                     }
-                    let fields = if has_child_field(obj) {
-                        &CHILD_FIELDS[..]
-                    } else {
-                        &[]
-                    };
-                    for &field in fields {
+                    // Only the fields it has are looked up, in the order of CHILD_FIELDS.
+                    let mask = child_fields(obj);
+                    let fields = CHILD_FIELDS
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & 1 << i != 0);
+                    for (_, &field) in fields {
                         match obj.get_mut(field) {
                             Some(Value::Array(items)) => {
                                 for item in items.iter_mut() {

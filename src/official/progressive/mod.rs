@@ -198,7 +198,8 @@ pub struct ProgressiveParser {
     json: PartialJson,
     found_object: bool,
     current: Current,
-    surfaces: QuickMap<String, Surface>,
+    /// By surface id (boxed, so that the table stays small: see [`surface::ROOM`]).
+    surfaces: QuickMap<String, Box<Surface>>,
     /// Surfaces with stored changes to flush at the end of the chunk.
     queued: Vec<String>,
     /// The data model as emitted, by top-level key (shared by all surfaces, as the reference
@@ -793,7 +794,8 @@ impl ProgressiveParser {
         }
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
-            self.surfaces.insert(sid.to_owned(), Surface::with_room());
+            self.surfaces
+                .insert(sid.to_owned(), Box::new(Surface::with_room()));
         }
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return false;
@@ -849,7 +851,7 @@ impl ProgressiveParser {
                 surface.loading_ids |= id.starts_with(PLACEHOLDER_PREFIX);
                 surface.comps.insert(
                     id.clone(),
-                    Comp {
+                    Box::new(Comp {
                         value: cached.value,
                         open_lists: cached.open_lists,
                         at: cached.at,
@@ -866,7 +868,7 @@ impl ProgressiveParser {
                         edited: false,
                         yielded: AtomicU64::new(0),
                         text: OnceLock::new(),
-                    },
+                    }),
                 );
                 // Components showing a placeholder for this id now show the real thing.
                 if let Some(users) = surface.mentioned_by.get(&id) {
@@ -1333,7 +1335,7 @@ impl ProgressiveParser {
                 let surface = self
                     .surfaces
                     .entry(sid.clone())
-                    .or_insert_with(Surface::with_room);
+                    .or_insert_with(|| Box::new(Surface::with_room()));
                 let root = root.or_else(|| surface.root.clone());
                 surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
                 if !surface.started {
@@ -1346,7 +1348,7 @@ impl ProgressiveParser {
                 let surface = self
                     .surfaces
                     .entry(sid.clone())
-                    .or_insert_with(Surface::with_room);
+                    .or_insert_with(|| Box::new(Surface::with_room()));
                 if let Some(root) = payload.get("root").and_then(Value::as_str) {
                     surface.set_root(root.to_owned());
                 } else if surface.root.is_none() && !v08 {
@@ -1566,7 +1568,7 @@ impl ProgressiveParser {
             pending,
             sid_json,
             ..
-        } = surface;
+        } = &mut **surface;
         // Each component to send is picked in the same look-up that marks it sent (sent as
         // text, its text is made below unless it is made already for its version).
         let mut fresh: Vec<String> = Vec::new();
@@ -1577,7 +1579,7 @@ impl ProgressiveParser {
                 for id in reach.keys() {
                     if let Some(comp) = comps.get(id) {
                         comp.yielded.store(comp.version, Ordering::Relaxed);
-                        picked.push(comp);
+                        picked.push(&**comp);
                     }
                 }
                 picked
@@ -1593,7 +1595,7 @@ impl ProgressiveParser {
                         .get(&id)
                         .filter(|c| c.yielded.load(Ordering::Relaxed) != c.version);
                     if let Some(comp) = unsent.filter(|_| reach.contains_key(&id)) {
-                        picked.push(comp);
+                        picked.push(&**comp);
                         fresh.push(id);
                     }
                 }
@@ -1604,14 +1606,16 @@ impl ProgressiveParser {
             return Ok(());
         }
         // First whether the step is accepted and which placeholders it shows, so that the
-        // message is made only when it is sent.
+        // message is made only when it is sent (with room for every placeholder shown, so that
+        // neither list grows).
+        let room = picked.iter().map(|c| c.shown.len()).sum::<usize>();
         let mut new_placeholders: Vec<&Placeholder> = Vec::new();
         let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
         let mut message = None;
         {
             let mut seen = Seen::default();
-            let mut shown: Vec<&Placeholder> = Vec::new();
-            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len());
+            let mut shown: Vec<&Placeholder> = Vec::with_capacity(room);
+            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len() + room);
             for comp in &picked {
                 items.push((comp.emitted(), if M::TEXT { comp.text() } else { "" }));
                 for made in comp.shown.iter().map(Arc::as_ref) {
@@ -1707,7 +1711,7 @@ fn v09_message(kind: &str, body: Value) -> Value {
 /// (the last look at it while it was open saw all of it), on surface `sid`: then handing it over
 /// would change nothing, and it is not copied.
 fn stored_already(
-    surfaces: &QuickMap<String, Surface>,
+    surfaces: &QuickMap<String, Box<Surface>>,
     sid: Option<&str>,
     stack: &[Frame],
 ) -> bool {

@@ -22,8 +22,8 @@ pub(super) struct Surface {
     /// `beginRendering` / `createSurface` has been emitted.
     pub(super) started: bool,
     pub(super) root: Option<String>,
-    /// Latest version of every component seen, by id.
-    pub(super) comps: QuickMap<String, Comp>,
+    /// Latest version of every component seen, by id (boxed: see [`ROOM`]).
+    pub(super) comps: QuickMap<String, Box<Comp>>,
     /// Counts insertions (the first self-reference reported is the earliest inserted).
     pub(super) next_seq: u64,
     /// Components stored since the last flush (in any order, maybe more than once).
@@ -532,8 +532,10 @@ impl Surface {
 /// A component on a depth-first walk: id, depth, its references, the next one to follow.
 type WalkStep = (String, usize, Vec<String>, usize);
 
-/// Components (and placeholders) a surface has room for from the start.
-const ROOM: usize = 16;
+/// Components (and placeholders) a surface has room for from the start: its tables then start
+/// below 1 KiB each (a component is boxed, so a table holds an id and a pointer per entry), the
+/// size from which glibc's `malloc` first tidies away every small block freed so far.
+pub(super) const ROOM: usize = 8;
 
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is
