@@ -794,8 +794,7 @@ impl ProgressiveParser {
         }
         let catalog = self.validator.catalog();
         if !self.surfaces.contains_key(sid) {
-            self.surfaces
-                .insert(sid.to_owned(), Box::new(Surface::with_room()));
+            self.surfaces.insert(sid.to_owned(), Surface::with_room());
         }
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return false;
@@ -1335,7 +1334,7 @@ impl ProgressiveParser {
                 let surface = self
                     .surfaces
                     .entry(sid.clone())
-                    .or_insert_with(|| Box::new(Surface::with_room()));
+                    .or_insert_with(Surface::with_room);
                 let root = root.or_else(|| surface.root.clone());
                 surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
                 if !surface.started {
@@ -1348,7 +1347,7 @@ impl ProgressiveParser {
                 let surface = self
                     .surfaces
                     .entry(sid.clone())
-                    .or_insert_with(|| Box::new(Surface::with_room()));
+                    .or_insert_with(Surface::with_room);
                 if let Some(root) = payload.get("root").and_then(Value::as_str) {
                     surface.set_root(root.to_owned());
                 } else if surface.root.is_none() && !v08 {

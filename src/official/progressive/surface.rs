@@ -207,14 +207,15 @@ impl Surface {
         }
     }
 
-    /// A surface with room for a typical UI (a table that grows allocates again each time).
-    pub(super) fn with_room() -> Surface {
-        Surface {
+    /// A surface with room for a typical UI (a table that grows allocates again each time),
+    /// boxed as the parser's table of surfaces holds it (see [`ROOM`]).
+    pub(super) fn with_room() -> Box<Surface> {
+        Box::new(Surface {
             comps: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             mentioned_by: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             placeholder_ok: QuickMap::with_capacity_and_hasher(ROOM, QuickState::default()),
             ..Surface::default()
-        }
+        })
     }
 
     /// Takes out component `id`, which broke a topology rule (it refers to itself, closes a
