@@ -69,6 +69,11 @@ impl Frame {
             at,
         }
     }
+
+    /// What a box kept for reuse holds (nothing allocated).
+    fn spare() -> Frame {
+        Frame::new(None, Body::Array(Vec::new()), false, 0, 0)
+    }
 }
 
 /// The content built so far of an open container.
@@ -119,10 +124,86 @@ pub(crate) enum Step {
     ListClosed,
 }
 
+/// The open containers, outermost first. Each frame is boxed, so that the list itself stays
+/// small (a pointer per frame) and no allocation of the builder reaches 1 KiB: glibc's `malloc`
+/// tidies every small block freed so far into its general lists before it serves such a
+/// request, and small requests then take its slow path. Frames popped are kept for reuse.
+// The boxes are the point: a list of frames inline would reach 1 KiB.
+#[allow(clippy::vec_box)]
+#[derive(Debug, Default)]
+pub(crate) struct Stack {
+    frames: Vec<Box<Frame>>,
+    spare: Vec<Box<Frame>>,
+}
+
+impl Stack {
+    fn with_capacity(room: usize) -> Stack {
+        Stack {
+            frames: Vec::with_capacity(room),
+            spare: Vec::with_capacity(room),
+        }
+    }
+
+    /// The frame at `index` (0 is the top-level list).
+    pub(crate) fn get(&self, index: usize) -> Option<&Frame> {
+        self.frames.get(index).map(|f| &**f)
+    }
+
+    /// The frame at `index`, to change.
+    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut Frame> {
+        self.frames.get_mut(index).map(|f| &mut **f)
+    }
+
+    /// The innermost frame.
+    pub(crate) fn last(&self) -> Option<&Frame> {
+        self.frames.last().map(|f| &**f)
+    }
+
+    /// The innermost frame, to change.
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.frames.last_mut().map(|f| &mut **f)
+    }
+
+    /// The frames, outermost first, to change.
+    pub(crate) fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Frame> {
+        self.frames.iter_mut().map(|f| &mut **f)
+    }
+
+    fn push(&mut self, frame: Frame) {
+        match self.spare.pop() {
+            Some(mut spare) => {
+                *spare = frame;
+                self.frames.push(spare);
+            }
+            None => self.frames.push(Box::new(frame)),
+        }
+    }
+
+    /// Takes the innermost frame off; its box is kept for the next push.
+    fn pop(&mut self) -> Option<Frame> {
+        let mut boxed = self.frames.pop()?;
+        let frame = std::mem::replace(&mut *boxed, Frame::spare());
+        self.spare.push(boxed);
+        Some(frame)
+    }
+
+    fn clear(&mut self) {
+        while self.pop().is_some() {}
+    }
+}
+
+impl std::ops::Deref for Stack {
+    type Target = [Box<Frame>];
+
+    fn deref(&self) -> &[Box<Frame>] {
+        &self.frames
+    }
+}
+
 /// See the [module documentation](self).
 #[derive(Debug, Default)]
 pub(crate) struct PartialJson {
-    pub(crate) stack: Vec<Frame>,
+    pub(crate) stack: Stack,
     token: Token,
     /// Set whenever what a snapshot would show may have changed: a value or container was
     /// finished or opened, or a string that a snapshot shows grew. Characters of keys, of
@@ -146,7 +227,7 @@ impl PartialJson {
     /// grow while a response is read.
     pub(crate) fn with_room() -> PartialJson {
         PartialJson {
-            stack: Vec::with_capacity(STACK_ROOM),
+            stack: Stack::with_capacity(STACK_ROOM),
             ..PartialJson::default()
         }
     }
@@ -256,7 +337,7 @@ impl PartialJson {
 
     /// Feeds one character; `wanted(depth, key_of_parent_array)` says whether a closing container
     /// at `depth` should be handed over (as a copy) even though it stays in its parent.
-    pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
+    pub(crate) fn feed(&mut self, c: char, wanted: impl Fn(&[Box<Frame>]) -> bool) -> Step {
         // Inside a string.
         if let Token::Str {
             raw,
@@ -488,7 +569,7 @@ impl PartialJson {
         }
     }
 
-    fn close(&mut self, c: char, wanted: impl Fn(&[Frame]) -> bool) -> Step {
+    fn close(&mut self, c: char, wanted: impl Fn(&[Box<Frame>]) -> bool) -> Step {
         let top_is_array = matches!(
             self.stack.last(),
             Some(Frame {
@@ -611,7 +692,7 @@ impl PartialJson {
         root: &'v mut Value,
     ) -> Option<&'v mut Value> {
         let mut value = root;
-        let frames = self.stack.get(from..)?;
+        let frames = self.stack.frames.get(from..)?;
         for pair in frames.windows(2) {
             let [parent, _] = pair else { return None };
             value = match &parent.body {

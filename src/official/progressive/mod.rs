@@ -649,7 +649,7 @@ impl ProgressiveParser {
                 continue;
             }
             let (surfaces, surface) = (&self.surfaces, self.current.surface.as_deref());
-            let wanted = |stack: &[Frame]| {
+            let wanted = |stack: &[Box<Frame>]| {
                 stack.last().is_some_and(|f| f.anonymous)
                     || (is_component_frame(stack) && !stored_already(surfaces, surface, stack))
             };
@@ -1712,12 +1712,12 @@ fn v09_message(kind: &str, body: Value) -> Value {
 fn stored_already(
     surfaces: &QuickMap<String, Box<Surface>>,
     sid: Option<&str>,
-    stack: &[Frame],
+    stack: &[Box<Frame>],
 ) -> bool {
     let Some(Frame {
         body: Body::Object { map, .. },
         ..
-    }) = stack.last()
+    }) = stack.last().map(|f| &**f)
     else {
         return false;
     };
@@ -1730,7 +1730,7 @@ fn stored_already(
 
 /// Whether the innermost frame of `stack` is a component: an object directly in the
 /// `components` list of a message payload.
-fn is_component_frame(stack: &[Frame]) -> bool {
+fn is_component_frame(stack: &[Box<Frame>]) -> bool {
     match stack {
         [.., parent, last] => {
             matches!(last.body, Body::Object { .. })
