@@ -852,6 +852,31 @@ mod tests {
     }
 
     #[test]
+    fn the_stack_reuses_the_boxes_of_popped_frames_and_holds_nothing_in_them() {
+        let mut p = PartialJson::with_room();
+        let out = feed(&mut p, r#"[{"a": {"b": [1]}}, {"c": {"d": "#);
+        assert_eq!(out, vec![json!({"a": {"b": [1]}})]);
+        // The list, the message, `c`'s object: the first message's three frames were popped,
+        // and two of their boxes went back into use.
+        assert_eq!(p.stack.len(), 3);
+        assert_eq!(p.stack.spare.len(), 1);
+        let boxes: Vec<*const Frame> = p.stack.iter().map(|f| &**f as *const Frame).collect();
+        p.reset();
+        assert!(p.stack.is_empty());
+        assert_eq!(p.stack.spare.len(), 4);
+        assert!(p
+            .stack
+            .spare
+            .iter()
+            .all(|f| f.key.is_none() && f.fresh.capacity() == 0));
+        // The next frames are those boxes again, the last popped first.
+        feed(&mut p, r#"[{"e": {"#);
+        let again: Vec<*const Frame> = p.stack.iter().map(|f| &**f as *const Frame).collect();
+        assert_eq!(again, boxes);
+        assert_eq!(p.stack.spare.len(), 1);
+    }
+
+    #[test]
     fn builds_messages_and_heals_cuttable_strings() {
         let mut p = PartialJson::default();
         let out = feed(
