@@ -39,6 +39,11 @@ pub(crate) struct Walk<'a> {
     pub(crate) heal: Heal,
     /// Keep v0.8 entries as written in the changes (to send them on by themselves).
     pub(crate) want_entries: bool,
+    /// Keep each change in `changes`; without it only `changed` counts them (a caller that only
+    /// asks whether anything changed spares copying their paths).
+    pub(crate) keep_changes: bool,
+    /// How many values were found to differ.
+    pub(crate) changed: usize,
 }
 
 /// The value at `path` in the emitted tree.
@@ -62,7 +67,13 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
     let Some((Seg::Key(first), rest)) = path.split_first() else {
         return;
     };
-    let mut slot = emitted.entry(first.clone()).or_insert(Value::Null);
+    // A key met before is not copied again.
+    if !emitted.contains_key(first) {
+        emitted.insert(first.clone(), Value::Null);
+    }
+    let Some(mut slot) = emitted.get_mut(first) else {
+        return;
+    };
     for seg in rest {
         slot = match seg {
             Seg::Key(k) => {
@@ -70,7 +81,15 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                     *slot = Value::Object(Map::new());
                 }
                 match slot {
-                    Value::Object(m) => m.entry(k.clone()).or_insert(Value::Null),
+                    Value::Object(m) => {
+                        if !m.contains_key(k) {
+                            m.insert(k.clone(), Value::Null);
+                        }
+                        match m.get_mut(k) {
+                            Some(v) => v,
+                            None => return,
+                        }
+                    }
                     _ => return,
                 }
             }
@@ -102,11 +121,19 @@ impl Walk<'_> {
         if path.is_empty() || value_at(self.emitted, path) == Some(&value) {
             return;
         }
+        self.put(path, value, entry);
+    }
+
+    /// Records `value` at a non-empty `path` where it is known to differ from what was emitted.
+    fn put(&mut self, path: &[Seg], value: Value, entry: Option<Value>) {
         set(self.emitted, path, value);
-        self.changes.push(Change {
-            path: path.to_vec(),
-            entry,
-        });
+        self.changed += 1;
+        if self.keep_changes {
+            self.changes.push(Change {
+                path: path.to_vec(),
+                entry,
+            });
+        }
     }
 
     /// Walks a message frame (`stack[1]`) whose payload sits under `kind`; `data` is the
@@ -194,7 +221,7 @@ impl Walk<'_> {
             path.push(Seg::Key(key));
             if self.differs(path, &value) {
                 let pruned = self.want_entries.then(|| prune_entry(entry)).flatten();
-                self.record(path, value, pruned);
+                self.put(path, value, pruned);
             }
             path.pop();
         }
@@ -250,19 +277,19 @@ impl Walk<'_> {
         } else {
             None
         };
+        let mut cut = cut;
         let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
             Some(v) => Some(v.clone()),
             None => cut
-                .as_ref()
-                .filter(|(k, _)| k == f)
-                .map(|(_, text)| Value::String(text.clone())),
+                .take_if(|(k, _)| k == f)
+                .map(|(_, text)| Value::String(text)),
         });
         path.push(Seg::Key(key));
         match scalar.filter(|v| !v.is_null()) {
             Some(value) => {
                 if self.differs(path, &value) {
                     let entry = self.entry_as_written(json, open);
-                    self.record(path, value, entry);
+                    self.put(path, value, entry);
                 }
             }
             None => {
@@ -277,7 +304,7 @@ impl Walk<'_> {
                             let value = Value::Object(contents_to_dict(&items));
                             if self.differs(path, &value) {
                                 let entry = self.entry_as_written(json, open);
-                                self.record(path, value, entry);
+                                self.put(path, value, entry);
                             }
                         }
                         mark_visited(json, open + 1);
@@ -286,14 +313,14 @@ impl Walk<'_> {
                         let value = Value::Object(contents_to_dict(items));
                         if self.differs(path, &value) {
                             let entry = self.entry_as_written(json, open);
-                            self.record(path, value, entry);
+                            self.put(path, value, entry);
                         }
                     }
                     (None, Some(Value::Object(m))) => {
                         let value = Value::Object(m.clone());
                         if self.differs(path, &value) {
                             let entry = self.entry_as_written(json, open);
-                            self.record(path, value, entry);
+                            self.put(path, value, entry);
                         }
                     }
                     _ => {}
@@ -557,6 +584,8 @@ mod tests {
             changes: Vec::new(),
             heal,
             want_entries: true,
+            keep_changes: true,
+            changed: 0,
         };
         if entries {
             w.message(p, "dataModelUpdate", "contents", true);
@@ -589,6 +618,50 @@ mod tests {
         assert!(walk(&mut p, &mut e, true).is_empty());
         feed(&mut p, r#"ting", "valueNumber": 4}"#);
         assert_eq!(walk(&mut p, &mut e, true), ["/items/a/rating"]);
+    }
+
+    /// A walk that only counts changes finds as many as one that keeps them, and leaves the
+    /// same emitted tree, wherever the text is cut (the update still open, as while it is
+    /// written).
+    #[test]
+    fn counting_changes_finds_what_keeping_them_finds() {
+        let text = r#"[{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "title", "valueString": "Booking at Ro"}, {"key": "items", "valueMap": [{"key": "a", "valueMap": [{"key": "text", "valueString": "Quick"}, {"key": "n", "valueNumber": 4}]}]}, {"key": "title", "valueString": "Booking at Ro"}, {"key": "title", "valueString": "Other"}"#;
+        for cut in 1..text.len() {
+            let (mut kept, mut counted) = (PartialJson::default(), PartialJson::default());
+            let (mut kept_tree, mut counted_tree) = (Map::new(), Map::new());
+            for piece in [&text[..cut], &text[cut..]] {
+                feed(&mut kept, piece);
+                feed(&mut counted, piece);
+                let mut w = Walk {
+                    emitted: &mut kept_tree,
+                    changes: Vec::new(),
+                    heal,
+                    want_entries: false,
+                    keep_changes: true,
+                    changed: 0,
+                };
+                w.message(&mut kept, "dataModelUpdate", "contents", true);
+                let kept_changes = w.changes.len();
+                assert_eq!(w.changed, kept_changes, "cut at {cut}");
+                let mut w = Walk {
+                    emitted: &mut counted_tree,
+                    changes: Vec::new(),
+                    heal,
+                    want_entries: false,
+                    keep_changes: false,
+                    changed: 0,
+                };
+                w.message(&mut counted, "dataModelUpdate", "contents", true);
+                assert!(w.changes.is_empty());
+                assert_eq!(w.changed, kept_changes, "cut at {cut}");
+                assert_eq!(kept_tree, counted_tree, "cut at {cut}");
+            }
+            assert_eq!(counted_tree["title"], "Other");
+            assert_eq!(
+                counted_tree["items"],
+                json!({"a": {"text": "Quick", "n": 4}})
+            );
+        }
     }
 
     #[test]

@@ -1085,12 +1085,15 @@ impl ProgressiveParser {
             changes: Vec::new(),
             heal: heal_data_string,
             want_entries: self.mode == Emission::ChangedOnly,
+            // v0.8 official mode only asks whether anything changed.
+            keep_changes: !(self.version == Version::V08 && self.mode == Emission::Official),
+            changed: 0,
         };
         walk.message(&mut self.json, kind, data, entries);
-        let changes = walk.changes;
-        if changes.is_empty() {
+        if walk.changed == 0 {
             return;
         }
+        let changes = walk.changes;
         // The payload as it stands, for its surface and path.
         let payload = match self.json.stack.get(2) {
             Some(Frame {
