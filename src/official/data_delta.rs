@@ -67,11 +67,7 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
     let Some((Seg::Key(first), rest)) = path.split_first() else {
         return;
     };
-    // A key met before is not copied again.
-    if !emitted.contains_key(first) {
-        emitted.insert(first.clone(), Value::Null);
-    }
-    let Some(mut slot) = emitted.get_mut(first) else {
+    let Some(mut slot) = member_slot(emitted, first) else {
         return;
     };
     for seg in rest {
@@ -81,15 +77,10 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                     *slot = Value::Object(Map::new());
                 }
                 match slot {
-                    Value::Object(m) => {
-                        if !m.contains_key(k) {
-                            m.insert(k.clone(), Value::Null);
-                        }
-                        match m.get_mut(k) {
-                            Some(v) => v,
-                            None => return,
-                        }
-                    }
+                    Value::Object(m) => match member_slot(m, k) {
+                        Some(v) => v,
+                        None => return,
+                    },
                     _ => return,
                 }
             }
@@ -113,6 +104,15 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
         };
     }
     *slot = value;
+}
+
+/// The member `key` of `map`, made `null` first when it is missing (a key met before is not
+/// copied again).
+fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &String) -> Option<&'m mut Value> {
+    if !map.contains_key(key) {
+        map.insert(key.clone(), Value::Null);
+    }
+    map.get_mut(key)
 }
 
 impl Walk<'_> {
@@ -272,12 +272,11 @@ impl Walk<'_> {
             return;
         };
         let key = key.to_owned();
-        let cut = if open == top {
+        let mut cut = if open == top {
             json.cut_string(self.heal)
         } else {
             None
         };
-        let mut cut = cut;
         let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
             Some(v) => Some(v.clone()),
             None => cut
