@@ -39,7 +39,58 @@ pub fn check_depth_and_paths(message: &Value) -> Result<(), ValidationError> {
     traverse(message, 0, 0)
 }
 
+/// Checks `item`, found `depth` levels down and inside `calls` function calls, as
+/// [`check_depth_and_paths`] does; the error is the first one a walk in key order meets.
 pub(super) fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationError> {
+    // Nearly every message passes: one quick look says so, and only one that may not is walked
+    // again, for its first error.
+    if passes(item, depth, calls) {
+        return Ok(());
+    }
+    first_fault(item, depth, calls)
+}
+
+/// True when [`first_fault`] finds nothing in `item`: one pass over each object (its `path`
+/// checked where it is met), counting every `args` as a call's arguments. That counts some
+/// calls that are not (an `args` without `call` beside it), so it may say no where
+/// [`first_fault`] would pass, never the other way round.
+fn passes(item: &Value, depth: usize, calls: usize) -> bool {
+    if depth > MAX_GLOBAL_DEPTH {
+        return false;
+    }
+    match item {
+        Value::Array(items) => items.iter().all(|x| passes(x, depth + 1, calls)),
+        Value::Object(map) => {
+            let (mut call, mut args) = (false, false);
+            for (k, v) in map {
+                let inner = match (k.as_str(), v) {
+                    ("path", Value::String(path)) if !is_valid_data_path(path) => return false,
+                    ("call", _) => {
+                        call = true;
+                        calls
+                    }
+                    ("args", _) => {
+                        args = true;
+                        calls + 1
+                    }
+                    _ => calls,
+                };
+                let ok = match v {
+                    Value::Array(_) | Value::Object(_) => passes(v, depth + 1, inner),
+                    _ => depth < MAX_GLOBAL_DEPTH,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            !(call && args && calls >= MAX_FUNC_CALL_DEPTH)
+        }
+        _ => true,
+    }
+}
+
+/// The first fault in `item` (see [`traverse`]).
+fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationError> {
     if depth > MAX_GLOBAL_DEPTH {
         return Err(ValidationError::new(format!(
             "Global recursion limit exceeded: Depth > {MAX_GLOBAL_DEPTH}"
@@ -48,7 +99,7 @@ pub(super) fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), V
     match item {
         Value::Array(items) => {
             for x in items {
-                traverse(x, depth + 1, calls)?;
+                first_fault(x, depth + 1, calls)?;
             }
         }
         Value::Object(map) => {
@@ -82,10 +133,59 @@ pub(super) fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), V
                 } else {
                     calls
                 };
-                traverse(v, depth + 1, inner)?;
+                first_fault(v, depth + 1, inner)?;
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Small trees of the keys the check looks at, with paths good and bad.
+    fn tree() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            (0..3i64).prop_map(Value::from),
+            prop_oneof![Just("/ok"), Just("a~0b"), Just("~2"), Just("end~")].prop_map(Value::from),
+        ];
+        let key =
+            prop_oneof![3 => Just("args"), 3 => Just("call"), 1 => Just("path"), 1 => Just("a")];
+        leaf.prop_recursive(6, 48, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|members| {
+                    Value::Object(
+                        members
+                            .into_iter()
+                            .map(|(k, v)| (k.to_owned(), v))
+                            .collect(),
+                    )
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+        /// The quick look never passes what the full walk rejects, and the check reports the
+        /// walk's first error; started near both limits, so that shallow trees reach them.
+        #[test]
+        fn the_quick_look_agrees_with_the_walk(
+            item in tree(),
+            depth in (MAX_GLOBAL_DEPTH - 4)..=(MAX_GLOBAL_DEPTH + 1),
+            calls in 0..=(MAX_FUNC_CALL_DEPTH + 1),
+        ) {
+            let walked = first_fault(&item, depth, calls).map_err(|e| e.message().to_owned());
+            if passes(&item, depth, calls) {
+                prop_assert!(walked.is_ok());
+            }
+            let checked = traverse(&item, depth, calls).map_err(|e| e.message().to_owned());
+            prop_assert_eq!(checked, walked);
+        }
+    }
 }
