@@ -1664,12 +1664,23 @@ impl ProgressiveParser {
     }
 }
 
-/// Strings met so far, each said new once: a list while there are a few (nothing allocated
-/// until the first), a hash table after.
-#[derive(Default)]
+/// Strings met so far, each said new once: up to [`FEW`] in a list kept in place (nothing
+/// allocated), a hash table after.
 struct Seen<'a> {
-    few: Vec<&'a str>,
+    few: [&'a str; FEW],
+    /// How many of `few` are in use.
+    len: usize,
     many: QuickSet<&'a str>,
+}
+
+impl Default for Seen<'_> {
+    fn default() -> Self {
+        Seen {
+            few: [""; FEW],
+            len: 0,
+            many: QuickSet::default(),
+        }
+    }
 }
 
 impl<'a> Seen<'a> {
@@ -1678,14 +1689,18 @@ impl<'a> Seen<'a> {
         if !self.many.is_empty() {
             return self.many.insert(s);
         }
-        if self.few.contains(&s) {
+        if self.few.get(..self.len).unwrap_or_default().contains(&s) {
             return false;
         }
-        if self.few.len() < FEW {
-            self.few.push(s);
-        } else {
-            self.many.extend(self.few.drain(..));
-            self.many.insert(s);
+        match self.few.get_mut(self.len) {
+            Some(slot) => {
+                *slot = s;
+                self.len += 1;
+            }
+            None => {
+                self.many.extend(self.few.iter().copied());
+                self.many.insert(s);
+            }
         }
         true
     }
@@ -1693,7 +1708,7 @@ impl<'a> Seen<'a> {
     /// Whether `s` was met.
     fn contains(&self, s: &str) -> bool {
         if self.many.is_empty() {
-            self.few.contains(&s)
+            self.few.get(..self.len).unwrap_or_default().contains(&s)
         } else {
             self.many.contains(s)
         }
@@ -1701,7 +1716,7 @@ impl<'a> Seen<'a> {
 }
 
 /// Up to this many keys or ids, a list compared one by one finds one sooner than a hash table
-/// (and allocates once, not twice).
+/// (and needs no allocation).
 const FEW: usize = 16;
 
 /// The v0.9 message of `kind` with `body`: `{"version": "v0.9", kind: body}`.
@@ -2051,7 +2066,11 @@ mod tests {
             );
         }
         assert!(!seen.many.is_empty(), "more than FEW strings are hashed");
-        assert!(seen.few.is_empty(), "the list is emptied into the table");
+        assert_eq!(
+            seen.many.len(),
+            names.len(),
+            "the table holds every string met"
+        );
     }
 
     #[test]
