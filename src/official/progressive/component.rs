@@ -22,13 +22,15 @@ pub(super) fn needs_processing(comp: &Value, version: Version) -> bool {
     fn walk(v: &Value, version: Version) -> bool {
         match v {
             Value::Object(obj) => {
-                if has_child_field(obj) {
+                let (fields, path) = scan(obj);
+                if fields != 0 {
                     return true;
                 }
                 if version == Version::V08 {
-                    match obj.get("path") {
+                    // No `componentId` here (it is one of the child fields).
+                    match path {
                         Some(Value::String(p)) if p.starts_with('/') => {
-                            if obj.len() > 1 && !obj.contains_key("componentId") {
+                            if obj.len() > 1 {
                                 return true;
                             }
                         }
@@ -48,19 +50,32 @@ pub(super) fn needs_processing(comp: &Value, version: Version) -> bool {
     }
 }
 
-/// Whether `obj` has one of the [`CHILD_FIELDS`] (one look at each key, cheaper than looking
-/// each field up in a small object).
-fn has_child_field(obj: &Map<String, Value>) -> bool {
-    child_fields(obj) != 0
+/// Which of the [`CHILD_FIELDS`] `obj` has (bit `i` stands for `CHILD_FIELDS[i]`), and its
+/// `path` member: one look at each key, cheaper than looking each field up in a small object.
+fn scan(obj: &Map<String, Value>) -> (u8, Option<&Value>) {
+    let mut fields = 0;
+    let mut path = None;
+    for (k, v) in obj {
+        let bit = match k.as_str() {
+            "children" => 0,
+            "explicitList" => 1,
+            "child" => 2,
+            "contentChild" => 3,
+            "entryPointChild" => 4,
+            "componentId" => 5,
+            "path" => {
+                path = Some(v);
+                continue;
+            }
+            _ => continue,
+        };
+        fields |= 1 << bit;
+    }
+    (fields, path)
 }
 
-/// Which of the [`CHILD_FIELDS`] `obj` has: bit `i` stands for `CHILD_FIELDS[i]` (one look at
-/// each key).
-fn child_fields(obj: &Map<String, Value>) -> u8 {
-    obj.keys()
-        .filter_map(|k| CHILD_FIELDS.iter().position(|f| *f == k))
-        .fold(0, |mask, i| mask | 1 << i)
-}
+/// [`CHILD_FIELDS`]`[5]`, as [`scan`] marks it.
+const COMPONENT_ID: u8 = 1 << 5;
 
 /// An object from its members, moved in (the `json!` macro would copy interpolated values).
 pub(super) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
@@ -226,15 +241,17 @@ pub(super) fn process_component(
         fn walk(&mut self, v: &mut Value) {
             match v {
                 Value::Object(obj) => {
+                    let (mut mask, path) = scan(obj);
                     if self.version == Version::V08 {
-                        match obj.get("path") {
-                            // An absolute path alone is kept as it is.
+                        match path {
+                            // An absolute path alone is kept as it is (and nothing else is).
                             Some(Value::String(p))
                                 if p.starts_with('/')
                                     && obj.len() > 1
-                                    && !obj.contains_key("componentId") =>
+                                    && mask & COMPONENT_ID == 0 =>
                             {
                                 obj.retain(|k, _| k == "path");
+                                mask = 0;
                                 self.made.rewritten = true;
                             }
                             Some(Value::String(p)) if p.starts_with('/') => {}
@@ -253,7 +270,6 @@ pub(super) fn process_component(
                         }
                     }
                     // Only the fields it has are looked up, in the order of CHILD_FIELDS.
-                    let mask = child_fields(obj);
                     let fields = CHILD_FIELDS
                         .iter()
                         .enumerate()
@@ -326,6 +342,22 @@ pub(super) fn process_component(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn scan_marks_each_child_field_by_its_place_and_finds_the_path() {
+        for (i, field) in CHILD_FIELDS.iter().enumerate() {
+            let obj = Map::from_iter([((*field).to_owned(), Value::Null)]);
+            assert_eq!(scan(&obj), (1 << i, None), "{field}");
+        }
+        let at = CHILD_FIELDS.iter().position(|f| *f == "componentId");
+        assert_eq!(at.map(|i| 1u8 << i), Some(COMPONENT_ID));
+        let obj = Map::from_iter([
+            ("path".to_owned(), Value::from("/a")),
+            ("child".to_owned(), Value::from("b")),
+            ("text".to_owned(), Value::from("c")),
+        ]);
+        assert_eq!(scan(&obj), (1 << 2, Some(&Value::from("/a"))));
+    }
 
     /// JSON values built from a few keys and strings, so that two of them often share part of
     /// their shape (what [`assign`] reuses) and components name children that may be missing.
