@@ -17,6 +17,8 @@
 pub mod catalog;
 mod data_delta;
 mod find;
+#[cfg(test)]
+mod json_trees;
 mod partial_json;
 pub mod progressive;
 pub mod response;

@@ -341,6 +341,7 @@ pub(super) fn process_component(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::official::json_trees::json_trees;
     use proptest::prelude::*;
 
     #[test]
@@ -387,19 +388,7 @@ mod tests {
             Just("componentId"),
             Just("literalString"),
         ];
-        leaf.prop_recursive(4, 32, 4, move |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|members| {
-                    Value::Object(
-                        members
-                            .into_iter()
-                            .map(|(k, v)| (k.to_owned(), v))
-                            .collect(),
-                    )
-                }),
-            ]
-        })
+        json_trees(leaf, key, 4, 32)
     }
 
     proptest! {

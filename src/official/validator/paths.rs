@@ -144,6 +144,7 @@ fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), Validatio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::official::json_trees::json_trees;
     use proptest::prelude::*;
 
     /// Small trees of the keys the check looks at, with paths good and bad.
@@ -155,19 +156,7 @@ mod tests {
         ];
         let key =
             prop_oneof![3 => Just("args"), 3 => Just("call"), 1 => Just("path"), 1 => Just("a")];
-        leaf.prop_recursive(6, 48, 4, move |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|members| {
-                    Value::Object(
-                        members
-                            .into_iter()
-                            .map(|(k, v)| (k.to_owned(), v))
-                            .collect(),
-                    )
-                }),
-            ]
-        })
+        json_trees(leaf, key, 6, 48)
     }
 
     proptest! {
