@@ -154,6 +154,27 @@ impl Stack {
         self.frames.get_mut(index).map(|f| &mut **f)
     }
 
+    /// How many containers are open.
+    pub(crate) fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// No container is open.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The frames, outermost first.
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &Frame> + ExactSizeIterator {
+        self.frames.iter().map(|f| &**f)
+    }
+
+    /// The frames as boxed, outermost first (what a `wanted` test of [`PartialJson::feed`] is
+    /// given).
+    pub(crate) fn boxed(&self) -> &[Box<Frame>] {
+        &self.frames
+    }
+
     /// The innermost frame.
     pub(crate) fn last(&self) -> Option<&Frame> {
         self.frames.last().map(|f| &**f)
@@ -189,14 +210,6 @@ impl Stack {
 
     fn clear(&mut self) {
         while self.pop().is_some() {}
-    }
-}
-
-impl std::ops::Deref for Stack {
-    type Target = [Box<Frame>];
-
-    fn deref(&self) -> &[Box<Frame>] {
-        &self.frames
     }
 }
 
@@ -584,7 +597,7 @@ impl PartialJson {
         if c == '}' && top_is_array && self.stack.len() == 1 {
             return Step::Nothing;
         }
-        let want = wanted(&self.stack);
+        let want = wanted(self.stack.boxed());
         let Some(frame) = self.stack.pop() else {
             return Step::Nothing;
         };
@@ -692,7 +705,7 @@ impl PartialJson {
         root: &'v mut Value,
     ) -> Option<&'v mut Value> {
         let mut value = root;
-        let frames = self.stack.frames.get(from..)?;
+        let frames = self.stack.boxed().get(from..)?;
         for pair in frames.windows(2) {
             let [parent, _] = pair else { return None };
             value = match &parent.body {
@@ -860,7 +873,7 @@ mod tests {
         // and two of their boxes went back into use.
         assert_eq!(p.stack.len(), 3);
         assert_eq!(p.stack.spare.len(), 1);
-        let boxes: Vec<*const Frame> = p.stack.iter().map(|f| &**f as *const Frame).collect();
+        let boxes: Vec<*const Frame> = p.stack.iter().map(|f| f as *const Frame).collect();
         p.reset();
         assert!(p.stack.is_empty());
         assert_eq!(p.stack.spare.len(), 4);
@@ -871,7 +884,7 @@ mod tests {
             .all(|f| f.key.is_none() && f.fresh.capacity() == 0));
         // The next frames are those boxes again, the last popped first.
         feed(&mut p, r#"[{"e": {"#);
-        let again: Vec<*const Frame> = p.stack.iter().map(|f| &**f as *const Frame).collect();
+        let again: Vec<*const Frame> = p.stack.iter().map(|f| f as *const Frame).collect();
         assert_eq!(again, boxes);
         assert_eq!(p.stack.spare.len(), 1);
     }

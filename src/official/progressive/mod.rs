@@ -961,13 +961,15 @@ impl ProgressiveParser {
 
     /// Rebuilds the component being written, if any, and caches it.
     fn sniff_component(&mut self) {
-        let Some(index) = self
-            .json
-            .stack
-            .iter()
-            .enumerate()
-            .position(|(i, _)| i >= 1 && is_component_frame(&self.json.stack[..=i]))
-        else {
+        let Some(index) = self.json.stack.iter().enumerate().position(|(i, _)| {
+            i >= 1
+                && self
+                    .json
+                    .stack
+                    .boxed()
+                    .get(..=i)
+                    .is_some_and(is_component_frame)
+        }) else {
             return;
         };
         // The same shape: the same stack, so the same component at the same `index`.
@@ -1689,7 +1691,7 @@ impl<'a> Seen<'a> {
         if !self.many.is_empty() {
             return self.many.insert(s);
         }
-        if self.few.get(..self.len).unwrap_or_default().contains(&s) {
+        if self.listed().contains(&s) {
             return false;
         }
         match self.few.get_mut(self.len) {
@@ -1705,10 +1707,15 @@ impl<'a> Seen<'a> {
         true
     }
 
+    /// The strings in the list, in the order met.
+    fn listed(&self) -> &[&'a str] {
+        self.few.get(..self.len).unwrap_or_default()
+    }
+
     /// Whether `s` was met.
     fn contains(&self, s: &str) -> bool {
         if self.many.is_empty() {
-            self.few.get(..self.len).unwrap_or_default().contains(&s)
+            self.listed().contains(&s)
         } else {
             self.many.contains(s)
         }
