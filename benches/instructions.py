@@ -11,7 +11,8 @@ of Cargo.toml) builds `benches/paired.rs` with `cargo bench --profile P --no-run
 runs once under callgrind with `--count`: every request is one response run once untimed and once
 inside `counted_response`, whose instructions callgrind writes to a file of its own
 (`--toggle-collect`, `--dump-after`). What one response includes is what the paired and criterion
-benches time: a new parser, every chunk fed, what each chunk returns dropped.
+benches time: every chunk fed to a new parser, what each chunk returns dropped (not making the
+parser or dropping it after its last chunk).
 
 Printed as Markdown rows: one row per response with the four columns (official / changed-only
 mode, messages as Value trees / as JSON text), each `A → B (change)` across the profiles given.

@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
+use cpu_time::ThreadTime;
 
 /// Bytes per chunk, as a model streams tokens.
 pub const CHUNK: usize = 4;
@@ -56,12 +58,32 @@ pub fn chunks(text: &str) -> Vec<&str> {
     out
 }
 
-/// One response as a server handles it: a new parser sharing `validator`, every chunk fed, and
-/// what each chunk returned dropped once looked at (a server sends it on); messages as
-/// `Value` trees, or as JSON text when `text`. Returns the number of parts, so the work cannot
-/// be skipped.
-pub fn run(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], text: bool) -> usize {
+/// One response as a server handles it: every chunk fed to a new parser sharing `validator`, and
+/// what each chunk returned dropped once looked at (a server sends it on); messages as `Value`
+/// trees, or as JSON text when `text`. Returns the CPU time of this thread from the first chunk
+/// to the last chunk's output dropped, and the number of parts (so the work cannot be skipped).
+///
+/// What the clock covers is what `official_sdk.py` times on the SDK side: making the parser
+/// before the first chunk and dropping it after the last are outside it, on both sides.
+pub fn run(
+    validator: &Arc<Validator>,
+    mode: Emission,
+    pieces: &[&str],
+    text: bool,
+) -> (Duration, usize) {
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let start = ThreadTime::now();
+    let parts = feed(&mut parser, pieces, text);
+    let took = start.elapsed();
+    drop(parser);
+    (took, parts)
+}
+
+/// Feeds every chunk of a response to `parser`, dropping what each returns once looked at;
+/// the number of parts. Kept out of line, so that an instruction counter can count just it
+/// (`benches/instructions.py`).
+#[inline(never)]
+pub fn feed(parser: &mut ProgressiveParser, pieces: &[&str], text: bool) -> usize {
     let mut parts = 0;
     for piece in pieces {
         parts += if text {
