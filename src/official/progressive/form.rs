@@ -225,11 +225,14 @@ impl<M: Form> Out<M> {
 
     /// Adds the component update `message` for surface `sid`.
     pub(super) fn update(&mut self, sid: &str, message: M) {
+        // The surface's id as kept for an update it replaces (not copied again).
+        let mut kept = None;
         if self.keep_last {
             let earlier = self.updates.iter().position(|(s, _)| s == sid);
             let list = self.parts.last_mut().and_then(|p| p.a2ui.as_mut());
             if let (Some(pos), Some(list)) = (earlier, list) {
-                let (_, at) = self.updates.remove(pos);
+                let (id, at) = self.updates.remove(pos);
+                kept = Some(id);
                 if at < list.len() {
                     list.remove(at);
                 }
@@ -242,7 +245,8 @@ impl<M: Form> Out<M> {
         }
         let at = self.message(message);
         if self.keep_last {
-            self.updates.push((sid.to_owned(), at));
+            let id = kept.unwrap_or_else(|| sid.to_owned());
+            self.updates.push((id, at));
         }
     }
 }

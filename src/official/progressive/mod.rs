@@ -1527,10 +1527,15 @@ impl ProgressiveParser {
         let mut touched = std::mem::take(&mut surface.touched);
         touched.sort_unstable();
         touched.dedup();
-        let mut candidates = Vec::new();
+        let mut candidates = Vec::with_capacity(touched.len());
         let full = surface.reach_stale
             || (surface.reach.is_empty() && surface.comps.contains_key(&root))
-            || surface.grow(&touched, &mut candidates).is_err();
+            || surface.grow(touched.drain(..), &mut candidates).is_err();
+        // The list keeps its room for the next flush.
+        if surface.touched.is_empty() {
+            touched.clear();
+            surface.touched = touched;
+        }
         if full {
             surface.reach = match full_reach(surface, &root) {
                 Ok(reach) => reach,

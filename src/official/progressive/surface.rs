@@ -264,15 +264,14 @@ impl Surface {
     /// reachable before (a shared child or a cycle), or the depth limit is passed.
     pub(super) fn grow(
         &mut self,
-        touched: &[String],
+        touched: impl Iterator<Item = String>,
         candidates: &mut Vec<String>,
     ) -> Result<(), ()> {
         let mut added: QuickSet<String> = QuickSet::default();
         for id in touched {
-            let (Some(&depth), Some(comp)) = (self.reach.get(id), self.comps.get(id)) else {
+            let (Some(&depth), Some(comp)) = (self.reach.get(&id), self.comps.get(&id)) else {
                 continue;
             };
-            candidates.push(id.clone());
             // Usually the references only grew at the end (a list being written): then what
             // was followed is all still there, and only the new tail needs a look.
             let kept = if comp.refs.starts_with(&comp.followed) {
@@ -298,11 +297,12 @@ impl Surface {
                     self.reach_from(r, depth + 1, &mut added, candidates)?;
                 }
             }
-            if let Some(comp) = self.comps.get_mut(id) {
+            if let Some(comp) = self.comps.get_mut(&id) {
                 if comp.followed != comp.refs {
                     comp.followed.clone_from(&comp.refs);
                 }
             }
+            candidates.push(id);
         }
         Ok(())
     }
