@@ -318,15 +318,16 @@ impl Surface {
         if depth > MAX_GLOBAL_DEPTH {
             return Err(());
         }
-        let mut on_path: QuickSet<String> = QuickSet::default();
+        // The walk's path is its stack (at most MAX_GLOBAL_DEPTH deep): a reference to an id
+        // on it closes a cycle.
         let mut stack: Vec<WalkStep> = Vec::new();
-        self.enter(start, depth, added, candidates, &mut on_path, &mut stack);
-        while let Some((id, depth, refs, next)) = stack.last_mut() {
+        self.enter(start, depth, added, candidates, &mut stack);
+        while let Some((_, depth, refs, next)) = stack.last_mut() {
             match refs.get(*next) {
                 Some(r) => {
                     *next += 1;
                     let (r, child_depth) = (r.clone(), *depth + 1);
-                    if on_path.contains(&r) || child_depth > MAX_GLOBAL_DEPTH {
+                    if child_depth > MAX_GLOBAL_DEPTH || stack.iter().any(|(on, ..)| *on == r) {
                         return Err(());
                     }
                     if self.reach.contains_key(&r) {
@@ -335,16 +336,14 @@ impl Surface {
                         }
                         return Err(());
                     }
-                    self.enter(r, child_depth, added, candidates, &mut on_path, &mut stack);
+                    self.enter(r, child_depth, added, candidates, &mut stack);
                 }
                 None => {
-                    let id = std::mem::take(id);
-                    let refs = std::mem::take(refs);
-                    on_path.remove(&id);
-                    if let Some(comp) = self.comps.get_mut(&id) {
-                        comp.followed = refs;
+                    if let Some((id, _, refs, _)) = stack.pop() {
+                        if let Some(comp) = self.comps.get_mut(&id) {
+                            comp.followed = refs;
+                        }
                     }
-                    stack.pop();
                 }
             }
         }
@@ -358,12 +357,10 @@ impl Surface {
         depth: usize,
         added: &mut QuickSet<String>,
         candidates: &mut Vec<String>,
-        on_path: &mut QuickSet<String>,
         stack: &mut Vec<WalkStep>,
     ) {
         self.reach.insert(id.clone(), depth);
         added.insert(id.clone());
-        on_path.insert(id.clone());
         let refs = match self.comps.get(&id) {
             Some(comp) => {
                 candidates.push(id.clone());
