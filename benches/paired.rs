@@ -42,7 +42,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
@@ -110,14 +110,18 @@ pub(crate) fn main() {
         let pieces = chunks(&texts[&key]);
         let text = label.ends_with("_json");
         let steps = (*label == "official_output").then(|| collect(validator, mode, &pieces));
+        // The trees of every step made again and freed.
+        let trees = |steps: &[Vec<ResponsePart>]| -> usize {
+            steps
+                .iter()
+                .map(|s| std::hint::black_box(s.clone()).len())
+                .sum()
+        };
         // One response: the CPU time the clock covers, and a count that keeps the work.
         let once = || match &steps {
             Some(steps) => {
                 let start = ThreadTime::now();
-                let parts = steps
-                    .iter()
-                    .map(|s| std::hint::black_box(s.clone()).len())
-                    .sum();
+                let parts = trees(steps);
                 (start.elapsed(), parts)
             }
             None => run(validator, mode, &pieces, text),
@@ -126,12 +130,7 @@ pub(crate) fn main() {
         if count {
             match &steps {
                 Some(steps) => {
-                    std::hint::black_box(counted_response(&mut || {
-                        steps
-                            .iter()
-                            .map(|s| std::hint::black_box(s.clone()).len())
-                            .sum()
-                    }));
+                    std::hint::black_box(counted_response(&mut || trees(steps)));
                 }
                 None => {
                     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
