@@ -169,18 +169,10 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 );
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_{name}_{label}"), |b| {
-                    b.iter_custom(|iters| {
-                        (0..iters)
-                            .map(|_| run(&validator, mode, &pieces, false).0)
-                            .sum()
-                    })
+                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
                 });
                 group.bench_function(format!("{folder}_{name}_{label}_json"), |b| {
-                    b.iter_custom(|iters| {
-                        (0..iters)
-                            .map(|_| run(&validator, mode, &pieces, true).0)
-                            .sum()
-                    })
+                    b.iter_custom(|iters| responses(&validator, mode, &pieces, true, iters))
                 });
             }
         }
@@ -227,16 +219,25 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 );
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_scaling_{label}_{times}x"), |b| {
-                    b.iter_custom(|iters| {
-                        (0..iters)
-                            .map(|_| run(&validator, mode, &pieces, false).0)
-                            .sum()
-                    })
+                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
                 });
             }
         }
     }
     group.finish();
+}
+
+/// The CPU time `iters` responses took, each as [`run`] times it.
+fn responses(
+    validator: &Arc<Validator>,
+    mode: Emission,
+    pieces: &[&str],
+    text: bool,
+    iters: u64,
+) -> Duration {
+    (0..iters)
+        .map(|_| run(validator, mode, pieces, text).0)
+        .sum()
 }
 
 /// Feeds `pieces` to `parser`, dropping what each returns; the CPU time it took.
