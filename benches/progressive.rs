@@ -39,7 +39,7 @@ use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use common::{chunks, collect, feed, repeated, run, shared, wrap};
+use common::{chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -192,9 +192,9 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 let round = |fourth: bool| {
                     let mut long = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
                     feed(&mut long, &before, false);
-                    let fourth_took = timed_feed(&mut long, &timed);
+                    let (fourth_took, _) = timed_feed(&mut long, &timed, false);
                     let mut fresh = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-                    let first_took = timed_feed(&mut fresh, &alone);
+                    let (first_took, _) = timed_feed(&mut fresh, &alone, false);
                     if fourth {
                         fourth_took
                     } else {
@@ -238,13 +238,6 @@ fn responses(
     (0..iters)
         .map(|_| run(validator, mode, pieces, text).0)
         .sum()
-}
-
-/// Feeds `pieces` to `parser`, dropping what each returns; the CPU time it took.
-fn timed_feed(parser: &mut ProgressiveParser, pieces: &[&str]) -> Duration {
-    let start = ThreadTime::now();
-    feed(parser, pieces, false);
-    start.elapsed()
 }
 
 criterion_group! {

@@ -72,11 +72,20 @@ pub fn run(
     text: bool,
 ) -> (Duration, usize) {
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let start = ThreadTime::now();
-    let parts = feed(&mut parser, pieces, text);
-    let took = start.elapsed();
+    let timed = timed_feed(&mut parser, pieces, text);
     drop(parser);
-    (took, parts)
+    timed
+}
+
+/// [`feed`] on the clock: the CPU time of this thread it took, and the number of parts.
+pub fn timed_feed(
+    parser: &mut ProgressiveParser,
+    pieces: &[&str],
+    text: bool,
+) -> (Duration, usize) {
+    let start = ThreadTime::now();
+    let parts = feed(parser, pieces, text);
+    (start.elapsed(), parts)
 }
 
 /// Feeds every chunk of a response to `parser`, dropping what each returns once looked at;
