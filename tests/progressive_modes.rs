@@ -47,34 +47,6 @@ struct Screen {
     roots: BTreeMap<String, String>,
 }
 
-/// Fields whose ids name a component's children.
-const CHILD_FIELDS: [&str; 6] = [
-    "children",
-    "explicitList",
-    "child",
-    "contentChild",
-    "entryPointChild",
-    "componentId",
-];
-
-/// Every id `v` names under one of the [`CHILD_FIELDS`], at any depth.
-fn child_ids<'a>(v: &'a Value, under_child_field: bool, out: &mut Vec<&'a str>) {
-    match v {
-        Value::String(id) if under_child_field => out.push(id),
-        Value::Array(items) => {
-            for item in items {
-                child_ids(item, under_child_field, out);
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                child_ids(item, CHILD_FIELDS.contains(&k.as_str()), out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// A v0.8 entry list as a map (value maps nested).
 fn entries(list: &[Value]) -> Map<String, Value> {
     let mut out = Map::new();
@@ -134,9 +106,10 @@ fn merge(target: &mut Value, members: Map<String, Value>) {
 }
 
 impl Screen {
-    /// What is drawn: per surface, the components reachable from its root (placeholders a step
-    /// showed for children that had not arrived yet are no longer reachable once they have).
-    fn drawn(&self) -> BTreeMap<&str, BTreeMap<&str, &Value>> {
+    /// What is drawn: per surface, the components reachable from its root through the
+    /// references `catalog` reads (placeholders a step showed for children that had not arrived
+    /// yet are no longer reachable once they have).
+    fn drawn(&self, catalog: &Catalog) -> BTreeMap<&str, BTreeMap<&str, &Value>> {
         let mut out = BTreeMap::new();
         for (sid, comps) in &self.components {
             let mut seen: BTreeMap<&str, &Value> = BTreeMap::new();
@@ -151,7 +124,7 @@ impl Screen {
                     continue;
                 };
                 if seen.insert(id, comp).is_none() {
-                    child_ids(comp, false, &mut todo);
+                    todo.extend(catalog.references(comp).iter().map(|r| r.id));
                 }
             }
             out.insert(sid.as_str(), seen);
@@ -334,6 +307,28 @@ fn restaurant_responses(shared: &Path) -> Vec<(String, Arc<Validator>, String)> 
     out
 }
 
+/// The cases of the official streaming suite: each one's name, the validator of its catalog and
+/// its inputs, step by step.
+fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String>)> {
+    let dir = shared.join("a2ui/conformance");
+    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
+    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
+    cases
+        .iter()
+        .map(|case| {
+            let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
+            let inputs = case["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["input"].as_str().unwrap().to_owned())
+                .collect();
+            let name = case["name"].as_str().unwrap().to_owned();
+            (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
+        })
+        .collect()
+}
+
 fn chunks(text: &str, size: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -371,57 +366,6 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
             }
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
-
-    #[test]
-    fn text_form_matches_trees_on_any_cuts(
-        which in 0usize..8,
-        cuts in prop::collection::vec(0.0f64..1.0, 0..400),
-        official in any::<bool>(),
-    ) {
-        let Some(shared) = shared() else {
-            println!("skipping text form comparison: ../shared/a2ui not found");
-            return Ok(());
-        };
-        let responses = restaurant_responses(&shared);
-        let (name, validator, text) = &responses[which % responses.len()];
-        let mode = if official { Emission::Official } else { Emission::ChangedOnly };
-        let pieces = support::cut(text, &cuts);
-        prop_assert!(same_as_text(validator, mode, &pieces, name, false) > 0);
-    }
-}
-
-#[test]
-fn both_modes_show_the_same_on_the_streaming_suite_inputs() {
-    let Some(shared) = shared() else {
-        println!("skipping mode comparison: ../shared/a2ui not found");
-        return;
-    };
-    let dir = shared.join("a2ui/conformance");
-    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
-    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
-    let mut compared = 0;
-    for case in &cases {
-        let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
-        let validator = Arc::new(Validator::new(&catalog).unwrap());
-        let inputs: Vec<&str> = case["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["input"].as_str().unwrap())
-            .collect();
-        let name = case["name"].as_str().unwrap();
-        if compare(&validator, &inputs, name).is_some() {
-            compared += 1;
-        }
-        for mode in MODES {
-            same_as_text(&validator, mode, &inputs, name, false);
-        }
-    }
-    assert!(compared >= 60, "only {compared} cases ran without an error");
 }
 
 /// What a renderer shows once every piece is fed in `mode`: the prose, and the screen its
@@ -495,9 +439,10 @@ fn ends_the_same(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], la
         prose, whole_prose,
         "{label} ({mode:?}, {cuts} pieces): prose"
     );
+    let catalog = validator.catalog();
     assert_eq!(
-        screen.drawn(),
-        whole_screen.drawn(),
+        screen.drawn(catalog),
+        whole_screen.drawn(catalog),
         "{label} ({mode:?}, {cuts} pieces): components drawn"
     );
     let whole_data: BTreeMap<String, Value> = whole_screen
@@ -536,7 +481,10 @@ fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() 
         // The screen is not empty: the comparison compares something.
         let (_, screen) = finished(&validator, Emission::Official, &[text.as_str()]).unwrap();
         assert!(
-            screen.drawn().values().any(|drawn| drawn.len() > 1),
+            screen
+                .drawn(validator.catalog())
+                .values()
+                .any(|drawn| drawn.len() > 1),
             "{name}: nothing drawn"
         );
     }
@@ -545,21 +493,24 @@ fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Any cuts of a response, in either mode, end with what the response fed whole ends with.
+    /// Any cuts of a response, in either mode: the text form matches the tree form after every
+    /// piece, and the run ends with what the response fed whole ends with.
     #[test]
-    fn any_cuts_end_the_same(
+    fn any_cuts_give_the_same_text_and_end_the_same(
         which in 0usize..8,
         cuts in prop::collection::vec(0.0f64..1.0, 0..600),
         official in any::<bool>(),
     ) {
         let Some(shared) = shared() else {
-            println!("skipping chunking comparison: ../shared/a2ui not found");
+            println!("skipping comparison on random cuts: ../shared/a2ui not found");
             return Ok(());
         };
         let responses = restaurant_responses(&shared);
         let (name, validator, text) = &responses[which % responses.len()];
         let mode = if official { Emission::Official } else { Emission::ChangedOnly };
-        prop_assert!(ends_the_same(validator, mode, &support::cut(text, &cuts), name));
+        let pieces = support::cut(text, &cuts);
+        prop_assert!(same_as_text(validator, mode, &pieces, name, false) > 0);
+        prop_assert!(ends_the_same(validator, mode, &pieces, name));
     }
 }
 
@@ -574,45 +525,51 @@ const PARTIAL_STAYS: [&str; 3] = [
     "test_sniff_partial_component_discards_empty_children_dict_v09",
 ];
 
-/// Each case's inputs end the same fed in the case's steps, fed byte by byte (but for
-/// [`PARTIAL_STAYS`]) and fed whole.
+/// Each case's inputs, fed in the case's steps: both modes show the same after every step and
+/// the text form matches the tree form; and they end the same fed in those steps, fed byte by
+/// byte (but for [`PARTIAL_STAYS`]) and fed whole.
 #[test]
-fn the_streaming_suite_inputs_end_the_same_in_their_steps_and_in_bytes() {
+fn the_streaming_suite_inputs_show_the_same_in_both_modes_and_end_the_same_on_any_cuts() {
     let Some(shared) = shared() else {
-        println!("skipping chunking comparison: ../shared/a2ui not found");
+        println!("skipping comparisons on the suite's inputs: ../shared/a2ui not found");
         return;
     };
-    let dir = shared.join("a2ui/conformance");
-    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
-    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
-    let mut compared = 0;
-    for case in &cases {
-        let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
-        let validator = Arc::new(Validator::new(&catalog).unwrap());
-        let inputs: Vec<&str> = case["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["input"].as_str().unwrap())
-            .collect();
+    let (mut both_modes, mut compared) = (0, 0);
+    for (name, validator, inputs) in &streaming_suite(&shared) {
+        let (name, inputs) = (
+            name.as_str(),
+            inputs.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        if compare(validator, &inputs, name).is_some() {
+            both_modes += 1;
+        }
         let whole = inputs.concat();
         let bytes = chunks(&whole, 1);
-        let name = case["name"].as_str().unwrap();
         for mode in MODES {
-            if !ends_the_same(&validator, mode, &inputs, name) {
+            same_as_text(validator, mode, &inputs, name, false);
+            if !ends_the_same(validator, mode, &inputs, name) {
                 continue;
             }
             compared += 1;
             if PARTIAL_STAYS.contains(&name) {
                 // Still so: the byte-by-byte run draws something else.
-                let drawn = |pieces: &[&str]| finished(&validator, mode, pieces).map(|(_, s)| s);
+                let drawn = |pieces: &[&str]| finished(validator, mode, pieces).map(|(_, s)| s);
                 let (cut, fed_whole) = (drawn(&bytes).unwrap(), drawn(&[&whole]).unwrap());
-                assert_ne!(cut.drawn(), fed_whole.drawn(), "{name}: drawn the same now");
+                let catalog = validator.catalog();
+                assert_ne!(
+                    cut.drawn(catalog),
+                    fed_whole.drawn(catalog),
+                    "{name}: drawn the same now"
+                );
                 continue;
             }
-            assert!(ends_the_same(&validator, mode, &bytes, name));
+            assert!(ends_the_same(validator, mode, &bytes, name));
         }
     }
+    assert!(
+        both_modes >= 60,
+        "only {both_modes} cases ran without an error"
+    );
     assert!(
         compared >= 100,
         "only {compared} runs were without an error"
