@@ -5,7 +5,7 @@
 //!
 //! However a response is cut into chunks, it ends, in either mode, with the prose, the
 //! components drawn from each surface's root and the data of the response fed in one chunk, but
-//! for two of the reference's rules (see [`ends_the_same`] and [`PARTIAL_STAYS`]).
+//! for two of the reference's rules (see [`ends_alike`] and [`PARTIAL_STAYS`]).
 //!
 //! In either mode, the JSON text form (`process_chunk_json`) hands out, after every chunk, the
 //! prose of the tree form and for each message exactly the text `serde_json` writes for its tree,
@@ -420,30 +420,19 @@ fn without_falsy_missing(whole: &Value, streamed: &Value) -> Value {
     }
 }
 
-/// Feeds `pieces` and, for comparison, their text in one piece, in `mode`: the two end with the
-/// same prose, the same components drawn from each surface's root and the same data, except
-/// that the cut run may lack data entries whose value is [`falsy`]. That is the reference's
-/// rule: a v0.8 entry with such a value is sent only with other entries, so when it is the last
-/// one written and its update finishes in the chunk that finishes it, no step sends it, while the
-/// update fed whole is sent whole. Returns whether both ran without an error.
-fn ends_the_same(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], label: &str) -> bool {
-    let whole = pieces.concat();
-    let (Some((prose, screen)), Some((whole_prose, whole_screen))) = (
-        finished(validator, mode, pieces),
-        finished(validator, mode, &[whole.as_str()]),
-    ) else {
-        return false;
-    };
-    let cuts = pieces.len();
-    assert_eq!(
-        prose, whole_prose,
-        "{label} ({mode:?}, {cuts} pieces): prose"
-    );
-    let catalog = validator.catalog();
+/// Asserts that `cut`, what a run on pieces ended with, is what `whole`, the run on the same
+/// text in one piece, ended with: the same prose, the same components drawn from each
+/// surface's root and the same data, except that the cut run may lack data entries whose value
+/// is [`falsy`]. That is the reference's rule: a v0.8 entry with such a value is sent only with
+/// other entries, so when it is the last one written and its update finishes in the chunk that
+/// finishes it, no step sends it, while the update fed whole is sent whole.
+fn ends_alike(catalog: &Catalog, cut: &(String, Screen), whole: &(String, Screen), label: &str) {
+    let ((prose, screen), (whole_prose, whole_screen)) = (cut, whole);
+    assert_eq!(prose, whole_prose, "{label}: prose");
     assert_eq!(
         screen.drawn(catalog),
         whole_screen.drawn(catalog),
-        "{label} ({mode:?}, {cuts} pieces): components drawn"
+        "{label}: components drawn"
     );
     let whole_data: BTreeMap<String, Value> = whole_screen
         .data
@@ -453,11 +442,7 @@ fn ends_the_same(validator: &Arc<Validator>, mode: Emission, pieces: &[&str], la
             (sid.clone(), without_falsy_missing(data, streamed))
         })
         .collect();
-    assert_eq!(
-        screen.data, whole_data,
-        "{label} ({mode:?}, {cuts} pieces): data"
-    );
-    true
+    assert_eq!(screen.data, whole_data, "{label}: data");
 }
 
 #[test]
@@ -467,26 +452,24 @@ fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() 
         return;
     };
     for (name, validator, text) in restaurant_responses(&shared) {
-        for size in [1, 2, 3, 4, 5, 8, 13, 64] {
-            for mode in MODES {
-                let label = format!("{name} in {size} B chunks");
-                assert!(ends_the_same(
-                    &validator,
-                    mode,
-                    &chunks(&text, size),
-                    &label
-                ));
+        let catalog = validator.catalog();
+        for mode in MODES {
+            let whole = finished(&validator, mode, &[text.as_str()]).expect("example parses");
+            // The screen is not empty: the comparison compares something.
+            assert!(
+                whole.1.drawn(catalog).values().any(|drawn| drawn.len() > 1),
+                "{name} ({mode:?}): nothing drawn"
+            );
+            for size in [1, 2, 3, 4, 5, 8, 13, 64] {
+                let cut = finished(&validator, mode, &chunks(&text, size)).expect("example parses");
+                ends_alike(
+                    catalog,
+                    &cut,
+                    &whole,
+                    &format!("{name} ({mode:?}) in {size} B chunks"),
+                );
             }
         }
-        // The screen is not empty: the comparison compares something.
-        let (_, screen) = finished(&validator, Emission::Official, &[text.as_str()]).unwrap();
-        assert!(
-            screen
-                .drawn(validator.catalog())
-                .values()
-                .any(|drawn| drawn.len() > 1),
-            "{name}: nothing drawn"
-        );
     }
 }
 
@@ -510,7 +493,10 @@ proptest! {
         let mode = if official { Emission::Official } else { Emission::ChangedOnly };
         let pieces = support::cut(text, &cuts);
         prop_assert!(same_as_text(validator, mode, &pieces, name, false) > 0);
-        prop_assert!(ends_the_same(validator, mode, &pieces, name));
+        let cut = finished(validator, mode, &pieces).expect("example parses");
+        let whole = finished(validator, mode, &[text.as_str()]).expect("example parses");
+        let label = format!("{name} ({mode:?}, {} pieces)", pieces.len());
+        ends_alike(validator.catalog(), &cut, &whole, &label);
     }
 }
 
@@ -543,27 +529,43 @@ fn the_streaming_suite_inputs_show_the_same_in_both_modes_and_end_the_same_on_an
         if compare(validator, &inputs, name).is_some() {
             both_modes += 1;
         }
-        let whole = inputs.concat();
-        let bytes = chunks(&whole, 1);
+        let text = inputs.concat();
+        let bytes = chunks(&text, 1);
+        let catalog = validator.catalog();
         for mode in MODES {
             same_as_text(validator, mode, &inputs, name, false);
-            if !ends_the_same(validator, mode, &inputs, name) {
+            // Only inputs that run without an error are compared; fed byte by byte, they must
+            // still run without one.
+            let (Some(whole), Some(in_steps)) = (
+                finished(validator, mode, &[text.as_str()]),
+                finished(validator, mode, &inputs),
+            ) else {
                 continue;
-            }
+            };
+            let in_bytes = finished(validator, mode, &bytes)
+                .unwrap_or_else(|| panic!("{name} ({mode:?}): an error byte by byte"));
             compared += 1;
+            ends_alike(
+                catalog,
+                &in_steps,
+                &whole,
+                &format!("{name} ({mode:?}) in its steps"),
+            );
             if PARTIAL_STAYS.contains(&name) {
                 // Still so: the byte-by-byte run draws something else.
-                let drawn = |pieces: &[&str]| finished(validator, mode, pieces).map(|(_, s)| s);
-                let (cut, fed_whole) = (drawn(&bytes).unwrap(), drawn(&[&whole]).unwrap());
-                let catalog = validator.catalog();
                 assert_ne!(
-                    cut.drawn(catalog),
-                    fed_whole.drawn(catalog),
+                    in_bytes.1.drawn(catalog),
+                    whole.1.drawn(catalog),
                     "{name}: drawn the same now"
                 );
                 continue;
             }
-            assert!(ends_the_same(validator, mode, &bytes, name));
+            ends_alike(
+                catalog,
+                &in_bytes,
+                &whole,
+                &format!("{name} ({mode:?}) byte by byte"),
+            );
         }
     }
     assert!(
