@@ -46,7 +46,7 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePa
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
-use common::{chunks, collect, feed, repeated, run, shared};
+use common::{chunks, collect, feed, repeated, run, shared, timed};
 
 pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
@@ -119,11 +119,7 @@ pub(crate) fn main() {
         };
         // One response: the CPU time the clock covers, and a count that keeps the work.
         let once = || match &steps {
-            Some(steps) => {
-                let start = ThreadTime::now();
-                let parts = trees(steps);
-                (start.elapsed(), parts)
-            }
+            Some(steps) => timed(|| trees(steps)),
             None => run(validator, mode, &pieces, text),
         };
         std::hint::black_box(once());

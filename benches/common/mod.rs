@@ -83,9 +83,14 @@ pub fn timed_feed(
     pieces: &[&str],
     text: bool,
 ) -> (Duration, usize) {
+    timed(|| feed(parser, pieces, text))
+}
+
+/// `work` on the clock: the CPU time of this thread it took, and what it returned.
+pub fn timed<T>(work: impl FnOnce() -> T) -> (Duration, T) {
     let start = ThreadTime::now();
-    let parts = feed(parser, pieces, text);
-    (start.elapsed(), parts)
+    let out = work();
+    (start.elapsed(), out)
 }
 
 /// Feeds every chunk of a response to `parser`, dropping what each returns once looked at;
