@@ -1116,35 +1116,33 @@ impl ProgressiveParser {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .or(self.current.surface.as_deref())
-            .unwrap_or("default")
-            .to_owned();
-        let path = payload.and_then(|p| p.get("path")).cloned();
+            .unwrap_or("default");
+        let path = payload.and_then(|p| p.get("path"));
+        if (self.version, self.mode) == (Version::V08, Emission::Official) {
+            // Every entry so far, the latest per key, as the reference sends them: while the
+            // list is open, from the entries made ready as they finished.
+            let open_list = self.validator.checks_entries_apart()
+                && matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
+                && matches!(
+                    self.json.stack.get(3),
+                    Some(Frame { key: Some(k), body: Body::Array(_), .. }) if k == data
+                );
+            if open_list {
+                let update = self
+                    .entries
+                    .update::<M>(&self.json, 3, &self.validator, sid, path);
+                if let Some(update) = update {
+                    out.message(update);
+                }
+                return;
+            }
+        }
+        let (sid, path) = (sid.to_owned(), path.cloned());
         let mut messages = Vec::new();
         // Messages already found acceptable.
         let mut checked = Vec::new();
         match (self.version, self.mode) {
             (Version::V08, Emission::Official) => {
-                // Every entry so far, the latest per key, as the reference sends them: while
-                // the list is open, from the entries made ready as they finished.
-                let open_list = self.validator.checks_entries_apart()
-                    && matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
-                    && matches!(
-                        self.json.stack.get(3),
-                        Some(Frame { key: Some(k), body: Body::Array(_), .. }) if k == data
-                    );
-                if open_list {
-                    let update = self.entries.update::<M>(
-                        &self.json,
-                        3,
-                        &self.validator,
-                        &sid,
-                        path.as_ref(),
-                    );
-                    if let Some(update) = update {
-                        out.message(update);
-                    }
-                    return;
-                }
                 let payload = if matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
                 {
                     self.json.snapshot(2, heal_data_string)
