@@ -23,6 +23,10 @@
 //! its parser only ever recycles its own blocks, and glibc's `malloc` serves it faster than any
 //! parser in a fuller heap: that would measure the allocator's state, not the parser's work).
 //!
+//! A last group (v0.8, changed-only mode) feeds a column of 50 and of 200 children, the column
+//! first: each child that arrives changes the column, whose form is made, checked and sent
+//! again, so the work per step grows with the length of the list, and no faster.
+//!
 //! Reads `../shared/a2ui` (or `$A2UI_SHARED/a2ui`) at run time; prints one line and stops when
 //! absent. `benches/official_sdk.py` runs the reference implementation on the same inputs and
 //! prints the ratio against these results.
@@ -223,8 +227,47 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 });
             }
         }
+        if version == Version::V08 {
+            // A column whose list names every child before any child arrives: each arrival
+            // changes the column (a placeholder gives way to the child), which is checked and
+            // sent again. Changed-only mode, so that the steps send what changed and not every
+            // component again.
+            for children in [50usize, 200] {
+                let text = wrap(&long_list(children));
+                let pieces = chunks(&text);
+                let mode = Emission::ChangedOnly;
+                let out = emitted(&collect(&validator, mode, &pieces));
+                println!(
+                    "{folder}/long_list {children} children changed: input {} B, emitted {out} B",
+                    text.len()
+                );
+                group.throughput(Throughput::Bytes(text.len() as u64));
+                group.bench_function(format!("{folder}_long_list_changed_{children}"), |b| {
+                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
+                });
+            }
+        }
     }
     group.finish();
+}
+
+/// v0.8 messages showing a column of `children` texts, the column (naming them all) first, and
+/// each component's id before its body, as a model writes them (and the examples are written).
+fn long_list(children: usize) -> String {
+    let ids: Vec<String> = (0..children).map(|i| format!("\"item-{i}\"")).collect();
+    let mut components = vec![format!(
+        r#"{{"id": "list", "component": {{"Column": {{"children": {{"explicitList": [{}]}}}}}}}}"#,
+        ids.join(", ")
+    )];
+    components.extend(ids.iter().enumerate().map(|(i, id)| {
+        format!(r#"{{"id": {id}, "component": {{"Text": {{"text": {{"literalString": "Item {i}"}}}}}}}}"#)
+    }));
+    format!(
+        r#"[{{"beginRendering": {{"surfaceId": "long", "root": "list"}}}}, {{"surfaceUpdate": {{"surfaceId": "long", "components": [
+{}
+]}}}}]"#,
+        components.join(",\n")
+    )
 }
 
 /// The CPU time `iters` responses took, each as [`run`] times it.

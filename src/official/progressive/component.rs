@@ -170,6 +170,16 @@ fn is_placeholder_of(pid: &str, child: &str) -> bool {
     pid.strip_prefix(PLACEHOLDER_PREFIX) == Some(child)
 }
 
+/// Takes the id `is` matches out of `earlier` (ids in reverse order of use): the last one when it
+/// matches, else the first match from the end, keeping the rest in order.
+fn take_earlier(earlier: &mut Vec<String>, is: impl Fn(&str) -> bool) -> Option<String> {
+    if earlier.last().is_some_and(|last| is(last)) {
+        return earlier.pop();
+    }
+    let at = earlier.iter().rposition(|id| is(id))?;
+    Some(earlier.remove(at))
+}
+
 /// Swaps references to children that have not arrived (`present` says which have) for
 /// placeholder ids and, for v0.8, makes data-binding paths absolute, in `comp` (a copy of the
 /// component). `earlier` is what the form made before returned: its placeholder and missing
@@ -188,37 +198,41 @@ pub(super) fn process_component(
         present: P,
         version: Version,
         made: Processed,
-        /// The placeholder ids of the form made before, not used yet.
+        /// The placeholder ids of the form made before, not used yet, the first used last.
         earlier: Vec<String>,
-        /// The missing ids of the form made before, not found missing yet.
+        /// The missing ids of the form made before, not found missing yet, the first found last.
         earlier_missing: Vec<String>,
     }
     impl<P: Fn(&str) -> bool> Ctx<'_, P> {
         /// The id to show for `child`: itself when present, else its placeholder.
+        ///
+        /// A form is usually made again with the children of the form before, in the same order:
+        /// the next earlier id is then the last of its list, taken in one look. An id taken from
+        /// an earlier list cannot be in the list being made (each earlier id is there once, and
+        /// an id is made anew only when no earlier one matches), so only an id not found there
+        /// is looked for among those made.
         fn child(&mut self, child: &mut String) {
             if (self.present)(child) {
                 return;
             }
             let made = &mut self.made;
-            if !made
-                .placeholders
-                .iter()
-                .any(|p| is_placeholder_of(p, child))
-            {
-                let owned = match self
-                    .earlier
-                    .iter()
-                    .position(|p| is_placeholder_of(p, child))
-                {
-                    Some(at) => self.earlier.swap_remove(at),
-                    None => format!("{PLACEHOLDER_PREFIX}{child}"),
-                };
-                made.placeholders.push(owned);
+            match take_earlier(&mut self.earlier, |p| is_placeholder_of(p, child)) {
+                Some(owned) => made.placeholders.push(owned),
+                None => {
+                    if !made
+                        .placeholders
+                        .iter()
+                        .any(|p| is_placeholder_of(p, child))
+                    {
+                        made.placeholders
+                            .push(format!("{PLACEHOLDER_PREFIX}{child}"));
+                    }
+                }
             }
-            if !made.missing.iter().any(|m| m == child) {
-                match self.earlier_missing.iter().position(|m| m == child) {
-                    Some(at) => made.missing.push(self.earlier_missing.swap_remove(at)),
-                    None => {
+            match take_earlier(&mut self.earlier_missing, |m| m == child.as_str()) {
+                Some(owned) => made.missing.push(owned),
+                None => {
+                    if !made.missing.iter().any(|m| m == child) {
                         made.newly_missing.push(made.missing.len());
                         made.missing.push(child.clone());
                     }
@@ -229,12 +243,10 @@ pub(super) fn process_component(
         }
 
         fn add(&mut self, pid: &str) {
-            if !self.made.placeholders.iter().any(|p| p == pid) {
-                let owned = match self.earlier.iter().position(|p| p == pid) {
-                    Some(at) => self.earlier.swap_remove(at),
-                    None => pid.to_owned(),
-                };
+            if let Some(owned) = take_earlier(&mut self.earlier, |p| p == pid) {
                 self.made.placeholders.push(owned);
+            } else if !self.made.placeholders.iter().any(|p| p == pid) {
+                self.made.placeholders.push(pid.to_owned());
             }
         }
 
@@ -327,6 +339,9 @@ pub(super) fn process_component(
         earlier: earlier.placeholders,
         earlier_missing: earlier.missing,
     };
+    // The first used last: taken off the end while the children come in the same order.
+    ctx.earlier.reverse();
+    ctx.earlier_missing.reverse();
     if let Value::Object(obj) = comp {
         match obj.get_mut("component") {
             Some(body @ Value::Object(_)) => ctx.walk(body),
