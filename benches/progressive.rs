@@ -41,7 +41,7 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePa
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 
 use common::{chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
 
@@ -214,17 +214,10 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
         }
         for times in [1usize, 4] {
             let text = repeated(&body, times);
-            let pieces = chunks(&text);
             for (mode, label) in MODES {
-                let out = emitted(&collect(&validator, mode, &pieces));
-                println!(
-                    "{folder}/scaling {label} {times}x: input {} B, emitted {out} B",
-                    text.len()
-                );
-                group.throughput(Throughput::Bytes(text.len() as u64));
-                group.bench_function(format!("{folder}_scaling_{label}_{times}x"), |b| {
-                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
-                });
+                let what = format!("{folder}/scaling {label} {times}x");
+                let name = format!("{folder}_scaling_{label}_{times}x");
+                bench_stream(&mut group, &validator, mode, &text, &what, &name);
             }
         }
         if version == Version::V08 {
@@ -234,21 +227,39 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
             // component again.
             for children in [50usize, 200] {
                 let text = wrap(&long_list(children));
-                let pieces = chunks(&text);
-                let mode = Emission::ChangedOnly;
-                let out = emitted(&collect(&validator, mode, &pieces));
-                println!(
-                    "{folder}/long_list {children} children changed: input {} B, emitted {out} B",
-                    text.len()
+                let what = format!("{folder}/long_list {children} children changed");
+                let name = format!("{folder}_long_list_changed_{children}");
+                bench_stream(
+                    &mut group,
+                    &validator,
+                    Emission::ChangedOnly,
+                    &text,
+                    &what,
+                    &name,
                 );
-                group.throughput(Throughput::Bytes(text.len() as u64));
-                group.bench_function(format!("{folder}_long_list_changed_{children}"), |b| {
-                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
-                });
             }
         }
     }
     group.finish();
+}
+
+/// Benchmark `name`: `text` fed in chunks, Value output, after a line (`what`) saying how many
+/// bytes it is and how many are emitted for it.
+fn bench_stream(
+    group: &mut BenchmarkGroup<'_, ThreadCpu>,
+    validator: &Arc<Validator>,
+    mode: Emission,
+    text: &str,
+    what: &str,
+    name: &str,
+) {
+    let pieces = chunks(text);
+    let out = emitted(&collect(validator, mode, &pieces));
+    println!("{what}: input {} B, emitted {out} B", text.len());
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function(name, |b| {
+        b.iter_custom(|iters| responses(validator, mode, &pieces, false, iters))
+    });
 }
 
 /// v0.8 messages showing a column of `children` texts, the column (naming them all) first, and

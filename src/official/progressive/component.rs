@@ -170,12 +170,10 @@ fn is_placeholder_of(pid: &str, child: &str) -> bool {
     pid.strip_prefix(PLACEHOLDER_PREFIX) == Some(child)
 }
 
-/// Takes the id `is` matches out of `earlier` (ids in reverse order of use): the last one when it
-/// matches, else the first match from the end, keeping the rest in order.
+/// Takes the id `is` matches out of `earlier` (ids in reverse order of use), looking from the
+/// end (where the next one usually is, and where taking it moves nothing), keeping the rest in
+/// order.
 fn take_earlier(earlier: &mut Vec<String>, is: impl Fn(&str) -> bool) -> Option<String> {
-    if earlier.last().is_some_and(|last| is(last)) {
-        return earlier.pop();
-    }
     let at = earlier.iter().rposition(|id| is(id))?;
     Some(earlier.remove(at))
 }
