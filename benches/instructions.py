@@ -34,8 +34,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 SHARED = os.environ.get("A2UI_SHARED", os.path.join(ROOT, "..", "shared"))
 EXAMPLES = os.path.join(SHARED, "a2ui", "restaurant_finder", "examples")
-LABELS = ("official", "official_json", "changed", "changed_json")
-HEADINGS = ("official, Value", "official, text", "changed-only, Value", "changed-only, text")
+LABELS = ("official", "official_json", "official_into", "changed", "changed_json", "changed_into")
+HEADINGS = ("official, Value", "official, text", "official, Value written over",
+            "changed-only, Value", "changed-only, text", "changed-only, Value written over")
 
 
 def server(profile):

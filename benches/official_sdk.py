@@ -22,7 +22,7 @@ on a shared machine only ever adds time, so "best" is the closer estimate of the
 With --paired, ours is not read from criterion but measured between the SDK's runs: the script
 starts `cargo bench --bench paired` (benches/paired.rs, the same build and the same timed work
 as the criterion bench) and, after each SDK run of a response, asks it for one sample of each
-of our four columns on that response (a sample: the mean over a batch of at least 20 ms of CPU
+of our six columns on that response (a sample: the mean over a batch of at least 20 ms of CPU
 time). Each side then has --repeat samples taken in the same few seconds, so a machine that
 runs faster or slower from one minute to the next moves both sides and not their ratio.
 The same samples are also taken, in the same turns, from the same server built two other ways,
@@ -176,15 +176,16 @@ def main():
             others = [(Paired(bench, profile), title) for bench, profile, title in OTHERS]
         else:
             sys.exit(__doc__)
-    labels = ("official", "changed", "official_json", "changed_json")
+    labels = ("official", "changed", "official_json", "changed_json", "official_into",
+              "changed_into")
     if paired:
         print("ours measured between the SDK's runs (benches/paired.rs), sample for sample")
     header = f"{'response':<30} {'bytes':>6} {'SDK ms':>13} {'SDK out B':>10}"
     header += "".join(f" {label + ' us':>17} {'x ' + label:>19}" for label in labels)
     print(header)
     print("(each pair: best / median; ours in us: official / changed-only mode, messages as Value"
-          " trees or as JSON text (_json); x: SDK CPU time / ours, best against best and median"
-          " against median)")
+          " trees or as JSON text (_json), or as Value trees written over the step before, handed"
+          " back (_into); x: SDK CPU time / ours, best against best and median against median)")
     totals = {"sdk": [0.0, 0.0], **{label: [0.0, 0.0] for label in labels}}
     # --paired, per response: its name, the SDK's fastest run, and our samples of making and
     # freeing only the Value trees that official mode returns.

@@ -6,7 +6,9 @@
 //!
 //! Requests come on standard input, one per line: `<folder> <file> <label> <ms>`, e.g.
 //! `0.8 confirmation.json official_json 20`. The label is `official` or `changed` (the
-//! emission mode), with `_json` for messages as JSON text. The answer is one line: the CPU time
+//! emission mode), with `_json` for messages as JSON text, and then `_into` for handing each
+//! step's parts back with the next chunk (`process_chunk_into`, `process_chunk_json_into`),
+//! as a server does that sends a step on and then lets the parser write over it. The answer is one line: the CPU time
 //! of this thread per response in nanoseconds, as the mean over a batch of responses run for
 //! at least `<ms>` milliseconds (after one response not timed), and the batch size. What one
 //! response includes is what `cargo bench --bench progressive` times, and what the SDK side
@@ -46,7 +48,7 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePa
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
-use common::{chunks, collect, feed, repeated, run, shared, timed};
+use common::{chunks, collect, feed, repeated, run, shared, timed, Output};
 
 pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
@@ -78,7 +80,11 @@ pub(crate) fn main() {
         };
         let (Some(validator), Some(mode), Ok(ms)) = (
             validators.get(folder),
-            match label.trim_end_matches("_json").trim_end_matches("_output") {
+            match label
+                .trim_end_matches("_into")
+                .trim_end_matches("_json")
+                .trim_end_matches("_output")
+            {
                 "official" => Some(Emission::Official),
                 "changed" => Some(Emission::ChangedOnly),
                 _ => None,
@@ -108,7 +114,7 @@ pub(crate) fn main() {
             texts.insert(key.clone(), repeated(&body, times));
         }
         let pieces = chunks(&texts[&key]);
-        let text = label.ends_with("_json");
+        let output = output_of(label);
         let steps = (*label == "official_output").then(|| collect(validator, mode, &pieces));
         // The trees of every step made again and freed.
         let trees = |steps: &[Vec<ResponsePart>]| -> usize {
@@ -120,7 +126,7 @@ pub(crate) fn main() {
         // One response: the CPU time the clock covers, and a count that keeps the work.
         let once = || match &steps {
             Some(steps) => timed(|| trees(steps)),
-            None => run(validator, mode, &pieces, text),
+            None => run(validator, mode, &pieces, output),
         };
         std::hint::black_box(once());
         if count {
@@ -131,7 +137,7 @@ pub(crate) fn main() {
                 None => {
                     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
                     std::hint::black_box(counted_response(&mut || {
-                        feed(&mut parser, &pieces, text)
+                        feed(&mut parser, &pieces, output)
                     }));
                 }
             }
@@ -155,4 +161,15 @@ pub(crate) fn main() {
 #[inline(never)]
 fn counted_response(once: &mut dyn FnMut() -> usize) -> usize {
     once()
+}
+
+/// The output a label names: `official` or `changed` (the mode), then `_json` for text and
+/// `_into` for handing back the step before.
+fn output_of(label: &str) -> Output {
+    match (label.contains("_json"), label.ends_with("_into")) {
+        (false, false) => Output::Trees,
+        (true, false) => Output::Text,
+        (false, true) => Output::TreesInto,
+        (true, true) => Output::TextInto,
+    }
 }

@@ -1,10 +1,13 @@
 //! Time per response of the progressive parser on the restaurant-finder examples, each wrapped
 //! as a model response (prose, an `<a2ui-json>` block, prose) and fed in 4-byte chunks, in both
 //! emission modes, with messages as `serde_json::Value` trees (`process_chunk`) and as compact
-//! JSON text (`process_chunk_json`, what a server sends on).
+//! JSON text (`process_chunk_json`, what a server sends on), each made afresh or (`_into`)
+//! written over the parts of the step before, handed back with the next chunk
+//! (`process_chunk_into`, `process_chunk_json_into`).
 //!
 //! What one measured iteration includes: feeding every chunk of the response to a new parser,
-//! and dropping what each chunk returned after it (as a server does once it has sent it on).
+//! and dropping what each chunk returned after it (as a server does once it has sent it on), or
+//! handing it back with the next chunk and dropping the last step's parts at the end.
 //! What it does not include, as on the SDK side (`benches/official_sdk.py`): making the parser
 //! before the first chunk and dropping it after the last, loading the catalog and compiling its
 //! schemas into a [`Validator`] (done once per protocol version and shared through an `Arc` by
@@ -43,7 +46,7 @@ use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 
-use common::{chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
+use common::{chunks, collect, feed, repeated, run, shared, timed_feed, wrap, Output};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -173,10 +176,22 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 );
                 group.throughput(Throughput::Bytes(text.len() as u64));
                 group.bench_function(format!("{folder}_{name}_{label}"), |b| {
-                    b.iter_custom(|iters| responses(&validator, mode, &pieces, false, iters))
+                    b.iter_custom(|iters| {
+                        responses(&validator, mode, &pieces, Output::Trees, iters)
+                    })
                 });
                 group.bench_function(format!("{folder}_{name}_{label}_json"), |b| {
-                    b.iter_custom(|iters| responses(&validator, mode, &pieces, true, iters))
+                    b.iter_custom(|iters| responses(&validator, mode, &pieces, Output::Text, iters))
+                });
+                group.bench_function(format!("{folder}_{name}_{label}_into"), |b| {
+                    b.iter_custom(|iters| {
+                        responses(&validator, mode, &pieces, Output::TreesInto, iters)
+                    })
+                });
+                group.bench_function(format!("{folder}_{name}_{label}_json_into"), |b| {
+                    b.iter_custom(|iters| {
+                        responses(&validator, mode, &pieces, Output::TextInto, iters)
+                    })
                 });
             }
         }
@@ -195,10 +210,10 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 // them, so both see the same heap through the same history of allocations.
                 let round = |fourth: bool| {
                     let mut long = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-                    feed(&mut long, &before, false);
-                    let (fourth_took, _) = timed_feed(&mut long, &timed, false);
+                    feed(&mut long, &before, Output::Trees);
+                    let (fourth_took, _) = timed_feed(&mut long, &timed, Output::Trees);
                     let mut fresh = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
-                    let (first_took, _) = timed_feed(&mut fresh, &alone, false);
+                    let (first_took, _) = timed_feed(&mut fresh, &alone, Output::Trees);
                     if fourth {
                         fourth_took
                     } else {
@@ -258,7 +273,7 @@ fn bench_stream(
     println!("{what}: input {} B, emitted {out} B", text.len());
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.bench_function(name, |b| {
-        b.iter_custom(|iters| responses(validator, mode, &pieces, false, iters))
+        b.iter_custom(|iters| responses(validator, mode, &pieces, Output::Trees, iters))
     });
 }
 
@@ -286,11 +301,11 @@ fn responses(
     validator: &Arc<Validator>,
     mode: Emission,
     pieces: &[&str],
-    text: bool,
+    output: Output,
     iters: u64,
 ) -> Duration {
     (0..iters)
-        .map(|_| run(validator, mode, pieces, text).0)
+        .map(|_| run(validator, mode, pieces, output).0)
         .sum()
 }
 

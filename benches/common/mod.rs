@@ -12,6 +12,19 @@ use cpu_time::ThreadTime;
 /// Bytes per chunk, as a model streams tokens.
 pub const CHUNK: usize = 4;
 
+/// How a step's messages are handed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// `Value` trees made afresh every step (`process_chunk`).
+    Trees,
+    /// Compact JSON text (`process_chunk_json`).
+    Text,
+    /// `Value` trees written over those of the step before, handed back (`process_chunk_into`).
+    TreesInto,
+    /// JSON text written over the text of the step before (`process_chunk_json_into`).
+    TextInto,
+}
+
 /// `../shared` (or `$A2UI_SHARED`), when it holds the A2UI data.
 pub fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("A2UI_SHARED")
@@ -59,8 +72,8 @@ pub fn chunks(text: &str) -> Vec<&str> {
 }
 
 /// One response as a server handles it: every chunk fed to a new parser sharing `validator`, and
-/// what each chunk returned dropped once looked at (a server sends it on); messages as `Value`
-/// trees, or as JSON text when `text`. Returns the CPU time of this thread from the first chunk
+/// what each chunk returned dropped once looked at (a server sends it on), or handed back for
+/// the next step; messages in the form `output` says. Returns the CPU time of this thread from the first chunk
 /// to the last chunk's output dropped, and the number of parts (so the work cannot be skipped).
 ///
 /// What the clock covers is what `official_sdk.py` times on the SDK side: making the parser
@@ -69,10 +82,10 @@ pub fn run(
     validator: &Arc<Validator>,
     mode: Emission,
     pieces: &[&str],
-    text: bool,
+    output: Output,
 ) -> (Duration, usize) {
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let timed = timed_feed(&mut parser, pieces, text);
+    let timed = timed_feed(&mut parser, pieces, output);
     drop(parser);
     timed
 }
@@ -81,9 +94,9 @@ pub fn run(
 pub fn timed_feed(
     parser: &mut ProgressiveParser,
     pieces: &[&str],
-    text: bool,
+    output: Output,
 ) -> (Duration, usize) {
-    timed(|| feed(parser, pieces, text))
+    timed(|| feed(parser, pieces, output))
 }
 
 /// `work` on the clock: the CPU time of this thread it took, and what it returned.
@@ -93,21 +106,41 @@ pub fn timed<T>(work: impl FnOnce() -> T) -> (Duration, T) {
     (start.elapsed(), out)
 }
 
-/// Feeds every chunk of a response to `parser`, dropping what each returns once looked at;
-/// the number of parts. Kept out of line, so that an instruction counter can count just it
-/// (`benches/instructions.py`).
+/// Feeds every chunk of a response to `parser`, dropping what each returns once looked at (or,
+/// with an `_into` output, handing it back with the next chunk, and dropping the last step's
+/// parts at the end); the number of parts. Kept out of line, so that an instruction counter can
+/// count just it (`benches/instructions.py`).
 #[inline(never)]
-pub fn feed(parser: &mut ProgressiveParser, pieces: &[&str], text: bool) -> usize {
+pub fn feed(parser: &mut ProgressiveParser, pieces: &[&str], output: Output) -> usize {
     let mut parts = 0;
+    let mut trees = Vec::new();
+    let mut texts = Vec::new();
     for piece in pieces {
-        parts += if text {
-            let out = parser.process_chunk_json(piece).expect("example parses");
-            std::hint::black_box(&out).len()
-        } else {
-            let out = parser.process_chunk(piece).expect("example parses");
-            std::hint::black_box(&out).len()
+        parts += match output {
+            Output::Trees => {
+                let out = parser.process_chunk(piece).expect("example parses");
+                std::hint::black_box(&out).len()
+            }
+            Output::Text => {
+                let out = parser.process_chunk_json(piece).expect("example parses");
+                std::hint::black_box(&out).len()
+            }
+            Output::TreesInto => {
+                parser
+                    .process_chunk_into(piece, &mut trees)
+                    .expect("example parses");
+                std::hint::black_box(&trees).len()
+            }
+            Output::TextInto => {
+                parser
+                    .process_chunk_json_into(piece, &mut texts)
+                    .expect("example parses");
+                std::hint::black_box(&texts).len()
+            }
         };
     }
+    drop(trees);
+    drop(texts);
     parts
 }
 

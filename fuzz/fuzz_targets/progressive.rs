@@ -2,7 +2,10 @@
 //! catalog of either protocol version and in either emission mode: no panic, and the two output
 //! forms agree after every chunk (each message of `process_chunk_json` is exactly the compact
 //! JSON of the same message from `process_chunk`, the prose is the same, and an error is the
-//! same error), including on the chunks after an error. After the last chunk, empty chunks
+//! same error), including on the chunks after an error. The forms that write each step over the
+//! parts of the step before (`process_chunk_into`, `process_chunk_json_into`, their parts
+//! handed back every time) hand out exactly what the forms that make them afresh do, after every
+//! chunk and at the end. After the last chunk, empty chunks
 //! hand out what errors held back: the parser must settle (return no error) within a bound,
 //! never report the same fault forever. The whole-response parser and the payload fixer get
 //! the same text and must not panic either.
@@ -106,8 +109,21 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), mode);
     let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut trees_into = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut texts_into = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let (mut tree_parts, mut text_parts) = (Vec::new(), Vec::new());
     for (i, piece) in pieces.iter().enumerate() {
-        match (trees.process_chunk(piece), texts.process_chunk_json(piece)) {
+        let made = trees.process_chunk(piece);
+        let into = trees_into
+            .process_chunk_into(piece, &mut tree_parts)
+            .map(|()| tree_parts.clone());
+        assert_eq!(made, into, "{mode:?}, chunk {i}: {piece:?}: trees written over");
+        let into = texts_into
+            .process_chunk_json_into(piece, &mut text_parts)
+            .map(|()| text_parts.clone());
+        let texts_made = texts.process_chunk_json(piece);
+        assert_eq!(texts_made, into, "{mode:?}, chunk {i}: {piece:?}: text written over");
+        match (made, texts_made) {
             (Ok(a), Ok(b)) => assert_eq!(written(&a), b, "{mode:?}, chunk {i}: {piece:?}"),
             (Err(a), Err(b)) => assert_eq!(a, b, "{mode:?}, chunk {i}: {piece:?}"),
             (a, b) => panic!("{mode:?}, chunk {i}: {piece:?}: forms disagree: {a:?} / {b:?}"),
@@ -119,6 +135,8 @@ fuzz_target!(|data: &[u8]| {
     let (b, errors_b) = texts.finish_json();
     assert_eq!(errors_a, errors_b, "{mode:?}, at the end");
     assert_eq!(written(&a), b, "{mode:?}, at the end");
+    assert_eq!(trees_into.finish(), (a, errors_a), "{mode:?}, at the end, trees written over");
+    assert_eq!(texts_into.finish_json(), (b, errors_b), "{mode:?}, at the end, text written over");
     for (name, rest) in [
         ("trees", trees.process_chunk("").map(|p| p.len())),
         ("texts", texts.process_chunk_json("").map(|p| p.len())),

@@ -115,10 +115,7 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
 /// allocates only for what is new in it.
 pub(super) fn assign(dst: &mut Value, src: &Value) {
     match (dst, src) {
-        (Value::String(d), Value::String(s)) => {
-            d.clear();
-            d.push_str(s);
-        }
+        (Value::String(d), Value::String(s)) => set_string(d, s),
         (Value::Array(d), Value::Array(s)) => {
             d.truncate(s.len());
             for (dv, sv) in d.iter_mut().zip(s) {
@@ -143,6 +140,17 @@ pub(super) fn assign(dst: &mut Value, src: &Value) {
             }
         }
         (d, s) => *d = s.clone(),
+    }
+}
+
+/// `dst` made a copy of `src`, in its own buffer when that is large enough, else in a new one
+/// (growing the old buffer would copy what it held first).
+pub(super) fn set_string(dst: &mut String, src: &str) {
+    if dst.capacity() < src.len() {
+        *dst = src.to_owned();
+    } else {
+        dst.clear();
+        dst.push_str(src);
     }
 }
 

@@ -61,6 +61,7 @@ impl EntriesSoFar {
         validator: &Validator,
         sid: &str,
         path: Option<&Value>,
+        spare: &mut Vec<M>,
     ) -> Option<M> {
         let Some(Frame {
             body: Body::Array(items),
@@ -126,7 +127,7 @@ impl EntriesSoFar {
                 Some((entry.sent?, entry.text))
             });
         let path = path.map(|p| (p, self.path_json.as_str()));
-        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last))
+        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last, spare.pop()))
     }
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::entries::wrap_entries;
+use super::reuse::{components_over, data_update_over, Spare};
 use super::ResponsePart;
 use crate::official::catalog::Version;
 use crate::official::validator::wrap_components;
@@ -15,17 +16,26 @@ pub(super) trait Form: Sized {
     /// A message built as a tree.
     fn message(msg: Value) -> Self;
     /// The message that updates `items` (each a component's emitted form and, in the text form,
-    /// its JSON text) on surface `sid`.
-    /// `sid` comes with its JSON text (used by the text form).
-    fn components(version: Version, sid: (&str, &str), items: &[(&Value, &str)]) -> Self;
+    /// its JSON text) on surface `sid`, written over `reuse` (a message handed out before) when
+    /// there is one. `sid` comes with its JSON text (used by the text form).
+    fn components(
+        version: Version,
+        sid: (&str, &str),
+        items: &[(&Value, &str)],
+        reuse: Option<Self>,
+    ) -> Self;
     /// The v0.8 `dataModelUpdate` of surface `sid` at `path` with `entries` (each an entry and,
-    /// in the text form, its JSON text); `sid` and `path` come with their JSON text.
+    /// in the text form, its JSON text), written over `reuse` when there is one; `sid` and `path`
+    /// come with their JSON text.
     fn data_update(
         sid: (&str, &str),
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
+        reuse: Option<Self>,
     ) -> Self;
+    /// The messages of this form kept to be written over.
+    fn spare(spare: &mut Spare) -> &mut Vec<Self>;
     /// The message as JSON text (kept across calls in this form).
     fn into_text(self) -> String;
     /// A message from JSON text that [`Form::into_text`] made.
@@ -39,7 +49,17 @@ impl Form for Value {
         msg
     }
 
-    fn components(version: Version, (sid, _): (&str, &str), items: &[(&Value, &str)]) -> Value {
+    fn components(
+        version: Version,
+        (sid, _): (&str, &str),
+        items: &[(&Value, &str)],
+        reuse: Option<Value>,
+    ) -> Value {
+        if let Some(mut message) = reuse {
+            if components_over(&mut message, version, sid, items).is_some() {
+                return message;
+            }
+        }
         let list = items.iter().map(|(value, _)| (*value).clone()).collect();
         wrap_components(version, sid, list)
     }
@@ -49,13 +69,32 @@ impl Form for Value {
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
+        reuse: Option<Value>,
     ) -> Value {
+        let path = path.map(|(path, _)| path);
+        let last = last.map(|(value, _)| value);
+        if let Some(mut message) = reuse {
+            // `last` is moved in only once the rest is written, so it is never lost.
+            if data_update_over(&mut message, sid, path, entries, None).is_some() {
+                if let Some(list) = message
+                    .pointer_mut("/dataModelUpdate/contents")
+                    .and_then(Value::as_array_mut)
+                {
+                    list.extend(last);
+                    return message;
+                }
+            }
+        }
         let list = entries
             .iter()
             .map(|(value, _)| (*value).clone())
-            .chain(last.map(|(value, _)| value))
+            .chain(last)
             .collect();
-        wrap_entries(sid, path.map(|(path, _)| path.clone()), list)
+        wrap_entries(sid, path.cloned(), list)
+    }
+
+    fn spare(spare: &mut Spare) -> &mut Vec<Value> {
+        &mut spare.trees
     }
 
     fn into_text(self) -> String {
@@ -81,6 +120,7 @@ impl Form for String {
         version: Version,
         (_, sid_json): (&str, &str),
         items: &[(&Value, &str)],
+        reuse: Option<String>,
     ) -> String {
         let (open, close) = match version {
             Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
@@ -89,7 +129,7 @@ impl Form for String {
                 r#","version":"v0.9"}"#,
             ),
         };
-        let mut out = joined(open, items, sid_json.len() + 32);
+        let mut out = joined(open, items, sid_json.len() + 32, reuse);
         out.push_str(r#"],"surfaceId":"#);
         out.push_str(sid_json);
         out.push('}');
@@ -103,13 +143,14 @@ impl Form for String {
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
+        reuse: Option<String>,
     ) -> String {
         let last = last.map(|(_, text)| text);
         let more = sid_json.len()
             + path.map_or(0, |(_, text)| text.len())
             + last.as_ref().map_or(0, String::len)
             + 32;
-        let mut out = joined(r#"{"dataModelUpdate":{"contents":["#, entries, more);
+        let mut out = joined(r#"{"dataModelUpdate":{"contents":["#, entries, more, reuse);
         if let Some(last) = last {
             if !entries.is_empty() {
                 out.push(',');
@@ -131,15 +172,33 @@ impl Form for String {
         self
     }
 
+    fn spare(spare: &mut Spare) -> &mut Vec<String> {
+        &mut spare.texts
+    }
+
     fn from_text(text: String) -> String {
         text
     }
 }
 
-/// `open` followed by the texts of `items`, comma-separated, with room for `more` bytes after.
-pub(super) fn joined(open: &str, items: &[(&Value, &str)], more: usize) -> String {
+/// `open` followed by the texts of `items`, comma-separated, with room for `more` bytes after,
+/// written in the buffer of `reuse` when there is one.
+pub(super) fn joined(
+    open: &str,
+    items: &[(&Value, &str)],
+    more: usize,
+    reuse: Option<String>,
+) -> String {
     let size = items.iter().map(|(_, text)| text.len() + 1).sum::<usize>();
-    let mut out = String::with_capacity(open.len() + size + more);
+    let room = open.len() + size + more;
+    // A buffer too small is not grown: growing would copy what it held first.
+    let mut out = match reuse {
+        Some(mut old) if old.capacity() >= room => {
+            old.clear();
+            old
+        }
+        _ => String::with_capacity(room),
+    };
     out.push_str(open);
     for (i, (_, text)) in items.iter().enumerate() {
         if i > 0 {
@@ -179,15 +238,25 @@ pub(super) struct Out<M> {
     pub(super) keep_last: bool,
     /// The component updates in the last part: surface and place in the list.
     pub(super) updates: Vec<(String, usize)>,
+    /// Messages handed out before, to be written over (the next one to use last).
+    pub(super) spare: Vec<M>,
 }
 
 impl<M: Form> Out<M> {
-    pub(super) fn new(keep_last: bool) -> Out<M> {
+    /// Parts collected in `parts` (emptied, its room kept), messages written over `spare`.
+    pub(super) fn new(keep_last: bool, mut parts: Vec<ResponsePart<M>>, spare: Vec<M>) -> Out<M> {
+        parts.clear();
         Out {
-            parts: Vec::new(),
+            parts,
             keep_last,
             updates: Vec::new(),
+            spare,
         }
+    }
+
+    /// A message handed out before, to write the next one over.
+    pub(super) fn reuse(&mut self) -> Option<M> {
+        self.spare.pop()
     }
 
     pub(super) fn text(&mut self, text: &str) {
@@ -234,7 +303,8 @@ impl<M: Form> Out<M> {
                 let (id, at) = self.updates.remove(pos);
                 kept = Some(id);
                 if at < list.len() {
-                    list.remove(at);
+                    // The update it replaces is kept, to be written over by a later one.
+                    self.spare.push(list.remove(at));
                 }
                 for (_, later) in &mut self.updates {
                     if *later > at {

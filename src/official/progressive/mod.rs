@@ -34,7 +34,10 @@
 //! Two output forms: [`ProgressiveParser::process_chunk`] hands out messages as
 //! `serde_json::Value` trees; [`ProgressiveParser::process_chunk_json`] hands out the same
 //! messages as compact JSON text, writing each repeated component from text kept since it last
-//! changed instead of copying its tree.
+//! changed instead of copying its tree. [`ProgressiveParser::process_chunk_into`] and
+//! [`ProgressiveParser::process_chunk_json_into`] hand out the same parts, written over the parts
+//! of an earlier step that the caller hands back, so that a server that sends each step on and
+//! then hands it back allocates only what is new in a step.
 //!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, Version};
@@ -65,6 +68,7 @@ mod entries;
 mod error;
 mod form;
 mod heal;
+mod reuse;
 mod surface;
 mod tags;
 
@@ -86,6 +90,7 @@ use error::{classify, self_reference};
 pub use error::{Error, ErrorKind, Limits};
 use form::{compact_json, map_messages, Form, Out};
 use heal::{heal_component_string, heal_data_string};
+use reuse::{take_back, Spare, MAX_SPARE};
 use surface::{full_reach, Comp, Placeholder, Surface};
 use tags::{find_tag, held_back, CLOSE_TAG, OPEN_TAG};
 
@@ -212,6 +217,9 @@ pub struct ProgressiveParser {
     /// Cut strings may grow in place (see [`Writing`]); off only to test that path against
     /// making a snapshot every time.
     in_place: bool,
+    /// Messages handed back by the caller ([`ProgressiveParser::process_chunk_into`]) or
+    /// replaced within a step, to be written over by the next ones made.
+    spare: Spare,
     /// How often a cut string grew in place (tests only).
     #[cfg(test)]
     grown_in_place: usize,
@@ -311,6 +319,7 @@ impl ProgressiveParser {
             entries: EntriesSoFar::default(),
             writing: Writing::default(),
             in_place: true,
+            spare: Spare::default(),
             #[cfg(test)]
             grown_in_place: 0,
         }
@@ -404,7 +413,47 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
-        self.step(chunk)
+        self.step(chunk, Vec::new())
+    }
+
+    /// [`ProgressiveParser::process_chunk`] that writes this step's parts into `parts`, over
+    /// what `parts` held: the caller hands back the parts of an earlier step once done with
+    /// them, and the messages of this step are made in their trees, lists and strings, so that
+    /// only what is new in this step is allocated. In official mode, where every step repeats
+    /// every reachable component, that is most of the cost of handing out trees.
+    ///
+    /// `parts` may hold anything (parts of any step, of any parser, or nothing); afterwards it
+    /// holds exactly what `process_chunk` would have returned, or nothing when the call returns
+    /// an error (what the chunk completed then comes out of the next call, as with
+    /// `process_chunk`). A few messages handed back are kept for the steps that follow (at most
+    /// sixteen, with [`ProgressiveParser::process_chunk_json_into`]'s as many again).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// let mut parts = Vec::new();
+    /// let mut texts = Vec::new();
+    /// for piece in [r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#,
+    ///               r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hel"#,
+    ///               r#"lo"}}}]}}]</a2ui-json>"#] {
+    ///     parser.process_chunk_into(piece, &mut parts)?; // the last step's parts written over
+    ///     for message in parts.iter().filter_map(|p| p.a2ui.as_ref()).flatten() {
+    ///         if let Some(text) = message.pointer("/surfaceUpdate/components/0/component/Text/text") {
+    ///             texts.push(text.clone());
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(texts, ["Hel", "Hello"]);
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn process_chunk_into(
+        &mut self,
+        chunk: &str,
+        parts: &mut Vec<ResponsePart>,
+    ) -> Result<(), Error> {
+        self.step_into(chunk, parts)
     }
 
     /// [`ProgressiveParser::process_chunk`] with every message as its compact JSON text, what a
@@ -428,7 +477,44 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk_json(&mut self, chunk: &str) -> Result<Vec<ResponsePart<String>>, Error> {
-        self.step(chunk)
+        self.step(chunk, Vec::new())
+    }
+
+    /// [`ProgressiveParser::process_chunk_json`] that writes this step's parts into `parts`, each
+    /// message in the buffer of a message of an earlier step handed back in `parts`; see
+    /// [`ProgressiveParser::process_chunk_into`].
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// let mut parts = Vec::new();
+    /// parser.process_chunk_json_into(r#"Hi <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#, &mut parts)?;
+    /// assert_eq!(parts[0].text.as_deref(), Some("Hi "));
+    /// parser.process_chunk_json_into(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hi"}}}]}}"#, &mut parts)?;
+    /// assert_eq!(
+    ///     parts[0].a2ui.as_deref(),
+    ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
+    /// );
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn process_chunk_json_into(
+        &mut self,
+        chunk: &str,
+        parts: &mut Vec<ResponsePart<String>>,
+    ) -> Result<(), Error> {
+        self.step_into(chunk, parts)
+    }
+
+    fn step_into<M: Form>(
+        &mut self,
+        chunk: &str,
+        parts: &mut Vec<ResponsePart<M>>,
+    ) -> Result<(), Error> {
+        take_back(parts, M::spare(&mut self.spare));
+        *parts = self.step(chunk, std::mem::take(parts))?;
+        Ok(())
     }
 
     /// Ends the response, after its last chunk: everything still to come, and every error still
@@ -485,7 +571,7 @@ impl ProgressiveParser {
         let calls = self.held.len() + self.surfaces.len() + self.queued.len() + 2;
         let mut rested = false;
         for _ in 0..calls {
-            match self.step::<M>("") {
+            match self.step::<M>("", Vec::new()) {
                 Ok(more) => {
                     parts.extend(more);
                     rested = true;
@@ -504,7 +590,12 @@ impl ProgressiveParser {
         (parts, errors)
     }
 
-    fn step<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+    /// One call: what `chunk` completes, collected in `parts` (emptied first, its room kept).
+    fn step<M: Form>(
+        &mut self,
+        chunk: &str,
+        mut parts: Vec<ResponsePart<M>>,
+    ) -> Result<Vec<ResponsePart<M>>, Error> {
         // Inside a block, a chunk of white space between tokens or of the plain text of a string
         // not shown (an id, a key, a path) changes nothing a step would show: taken in at once.
         if self.in_block
@@ -517,12 +608,15 @@ impl ProgressiveParser {
         {
             self.block_bytes += chunk.len();
             self.fed = self.fed.saturating_add(chunk.len() as u64);
-            return Ok(Vec::new());
+            parts.clear();
+            return Ok(parts);
         }
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
-        let mut out = Out::new(keep_last);
+        let spare = std::mem::take(M::spare(&mut self.spare));
+        let mut out = Out::new(keep_last, parts, spare);
         if !self.carried.is_empty() {
-            out.parts = map_messages(std::mem::take(&mut self.carried), M::from_text);
+            let carried = std::mem::take(&mut self.carried);
+            out.parts.extend(map_messages(carried, M::from_text));
         }
         let held = std::mem::take(&mut self.held);
         // Where `buffer` starts in the response.
@@ -577,7 +671,16 @@ impl ProgressiveParser {
             self.held = later.to_owned();
             break;
         }
+        self.keep_spare(out.spare);
         Ok(out.parts)
+    }
+
+    /// Keeps the messages left to write over for the next call (at most [`MAX_SPARE`]).
+    fn keep_spare<M: Form>(&mut self, mut spare: Vec<M>) {
+        if let Some(extra) = spare.len().checked_sub(MAX_SPARE) {
+            spare.drain(..extra);
+        }
+        *M::spare(&mut self.spare) = spare;
     }
 
     /// Ends a call at an error: what the chunk completed before it is handed out by the next
@@ -588,6 +691,7 @@ impl ProgressiveParser {
         self.writing.valid = false;
         self.held = unread.to_owned();
         self.carried = map_messages(out.parts, M::into_text);
+        self.keep_spare(out.spare);
         error
     }
 
@@ -1128,9 +1232,14 @@ impl ProgressiveParser {
                     Some(Frame { key: Some(k), body: Body::Array(_), .. }) if k == data
                 );
             if open_list {
-                let update = self
-                    .entries
-                    .update::<M>(&self.json, 3, &self.validator, sid, path);
+                let update = self.entries.update::<M>(
+                    &self.json,
+                    3,
+                    &self.validator,
+                    sid,
+                    path,
+                    &mut out.spare,
+                );
                 if let Some(update) = update {
                     out.message(update);
                 }
@@ -1647,7 +1756,13 @@ impl ProgressiveParser {
                         .into_iter()
                         .map(|p| (&p.made, if M::TEXT { p.text() } else { "" })),
                 );
-                message = Some(M::components(version, (sid, sid_json.as_str()), &items));
+                let reuse = out.reuse();
+                message = Some(M::components(
+                    version,
+                    (sid, sid_json.as_str()),
+                    &items,
+                    reuse,
+                ));
             }
         }
         if mode == Emission::ChangedOnly {

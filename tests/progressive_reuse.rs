@@ -1,0 +1,349 @@
+//! Writing a step over the parts handed back from an earlier one changes nothing but where the
+//! step is made: after every chunk, `process_chunk_into` leaves in its parts exactly what
+//! `process_chunk` returns, and `process_chunk_json_into` exactly what `process_chunk_json`
+//! returns (or the same error, with nothing left in the parts), in either emission mode,
+//! whatever the caller handed back: the parts of the step before, parts of another response
+//! or another mode, nothing, or random JSON trees.
+//!
+//! Inputs: the restaurant-finder examples in several chunk sizes and on random cuts, and every
+//! input sequence of the official streaming suite (its errors included), from `../shared/a2ui`
+//! (or `$A2UI_SHARED/a2ui`); without it each test prints one line and returns.
+#![cfg(feature = "official")]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use a2ui_stream::official::catalog::{Catalog, Version};
+use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::validator::Validator;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+mod support;
+
+fn shared() -> Option<PathBuf> {
+    let dir = support::shared_root()?;
+    dir.join("a2ui/conformance/suites").is_dir().then_some(dir)
+}
+
+const MODES: [Emission; 2] = [Emission::Official, Emission::ChangedOnly];
+
+/// The restaurant-finder examples as responses, with the validator of their version.
+fn restaurant_responses(shared: &Path) -> Vec<(String, Arc<Validator>, String)> {
+    let mut out = Vec::new();
+    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
+        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
+            .unwrap()
+            .without_strict_validation();
+        let validator = Arc::new(Validator::new(&catalog).unwrap());
+        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for path in names {
+            let body = std::fs::read_to_string(&path).unwrap();
+            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
+            out.push((path.display().to_string(), Arc::clone(&validator), text));
+        }
+    }
+    out
+}
+
+/// The cases of the official streaming suite: name, the validator of its catalog, its inputs.
+fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String>)> {
+    let dir = shared.join("a2ui/conformance");
+    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
+    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
+    cases
+        .iter()
+        .map(|case| {
+            let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
+            let inputs = case["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["input"].as_str().unwrap().to_owned())
+                .collect();
+            let name = case["name"].as_str().unwrap().to_owned();
+            (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
+        })
+        .collect()
+}
+
+fn chunks(text: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// What the caller hands back before a step.
+#[derive(Debug, Clone)]
+enum HandBack {
+    /// The parts of the step before, as they were left.
+    Previous,
+    /// Nothing.
+    Nothing,
+    /// These parts, whatever they are.
+    These(Vec<ResponsePart>),
+}
+
+/// `part` with every message written as text.
+fn written(part: &ResponsePart) -> ResponsePart<String> {
+    ResponsePart {
+        text: part.text.clone(),
+        a2ui: part
+            .a2ui
+            .as_ref()
+            .map(|list| list.iter().map(Value::to_string).collect()),
+    }
+}
+
+/// Feeds `pieces` to four parsers in `mode`: one returning fresh trees, one writing trees over
+/// what `hand_back` gives before each step, and the two text forms likewise; after every piece
+/// the parts written over equal the parts made afresh (or the errors are equal and the parts
+/// empty), and so do the ends. Returns the number of messages compared.
+fn same_written_over(
+    validator: &Arc<Validator>,
+    mode: Emission,
+    pieces: &[&str],
+    label: &str,
+    hand_back: &mut dyn FnMut(usize) -> HandBack,
+) -> usize {
+    let new = || ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let (mut trees, mut trees_into, mut texts, mut texts_into) = (new(), new(), new(), new());
+    let (mut tree_parts, mut text_parts): (Vec<ResponsePart>, Vec<ResponsePart<String>>) =
+        (Vec::new(), Vec::new());
+    let mut compared = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        match hand_back(i) {
+            HandBack::Previous => {}
+            HandBack::Nothing => {
+                tree_parts.clear();
+                text_parts.clear();
+            }
+            HandBack::These(parts) => {
+                text_parts = parts.iter().map(written).collect();
+                tree_parts = parts;
+            }
+        }
+        let made = trees.process_chunk(piece);
+        let into = trees_into.process_chunk_into(piece, &mut tree_parts);
+        match (&made, into) {
+            (Ok(made), Ok(())) => assert_eq!(made, &tree_parts, "{label} ({mode:?}): step {i}"),
+            (Err(a), Err(b)) => {
+                assert_eq!(a, &b, "{label} ({mode:?}): errors differ at step {i}");
+                assert!(tree_parts.is_empty(), "{label}: parts left after an error");
+            }
+            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?}"),
+        }
+        let made_text = texts.process_chunk_json(piece);
+        let into = texts_into.process_chunk_json_into(piece, &mut text_parts);
+        match (&made_text, into) {
+            (Ok(made), Ok(())) => assert_eq!(made, &text_parts, "{label} ({mode:?}): step {i}"),
+            (Err(a), Err(b)) => {
+                assert_eq!(a, &b, "{label} ({mode:?}): errors differ at step {i}");
+                assert!(text_parts.is_empty(), "{label}: parts left after an error");
+            }
+            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?} as text"),
+        }
+        if let Ok(made) = made {
+            compared += made
+                .iter()
+                .filter_map(|p| p.a2ui.as_ref())
+                .map(Vec::len)
+                .sum::<usize>();
+        }
+    }
+    assert_eq!(trees.finish(), trees_into.finish(), "{label}: the ends");
+    assert_eq!(
+        texts.finish_json(),
+        texts_into.finish_json(),
+        "{label}: the ends"
+    );
+    compared
+}
+
+/// Parts unlike any a step makes: prose, messages of every kind and shape, and plain values.
+fn junk() -> Vec<ResponsePart> {
+    vec![
+        ResponsePart {
+            text: Some("left over".into()),
+            a2ui: Some(vec![
+                json!({"surfaceUpdate": {"surfaceId": "elsewhere", "components": [
+                    {"id": "x", "component": {"Text": {"text": {"literalString": "a much longer text than most"}}}},
+                    {"id": "y", "component": {"Column": {"children": {"explicitList": ["x", "z"]}}}}]}}),
+                json!({"dataModelUpdate": {"surfaceId": "s", "path": "/a/b", "contents": [{"key": "k", "valueNumber": 3}]}}),
+                json!("a string"),
+                json!([1, 2, {"three": null}]),
+            ]),
+        },
+        ResponsePart {
+            text: None,
+            a2ui: Some(vec![
+                json!({"updateComponents": {"surfaceId": 7}, "version": "v0.8", "extra": true}),
+                json!(null),
+            ]),
+        },
+    ]
+}
+
+#[test]
+fn written_over_the_step_before_the_examples_come_out_the_same_in_any_chunk_size() {
+    let Some(shared) = shared() else {
+        println!("skipping comparisons written over: ../shared/a2ui not found");
+        return;
+    };
+    let responses = restaurant_responses(&shared);
+    let mut compared = 0;
+    for (name, validator, text) in &responses {
+        for size in [1, 4, 7, 16, 64] {
+            let pieces = chunks(text, size);
+            for mode in MODES {
+                compared +=
+                    same_written_over(validator, mode, &pieces, name, &mut |_| HandBack::Previous);
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} messages compared");
+}
+
+#[test]
+fn whatever_is_handed_back_the_examples_come_out_the_same() {
+    let Some(shared) = shared() else {
+        println!("skipping comparisons written over: ../shared/a2ui not found");
+        return;
+    };
+    let responses = restaurant_responses(&shared);
+    // The parts of another response, in the other mode, at each step.
+    let others: Vec<Vec<ResponsePart>> = {
+        let (_, validator, text) = &responses[responses.len() - 1];
+        let mut parser =
+            ProgressiveParser::with_validator(Arc::clone(validator), Emission::ChangedOnly);
+        chunks(text, 4)
+            .iter()
+            .map(|piece| parser.process_chunk(piece).unwrap())
+            .filter(|parts| !parts.is_empty())
+            .collect()
+    };
+    for (name, validator, text) in &responses {
+        let pieces = chunks(text, 4);
+        for mode in MODES {
+            let compared =
+                same_written_over(validator, mode, &pieces, name, &mut |i| match i % 5 {
+                    0 => HandBack::These(junk()),
+                    1 => HandBack::Nothing,
+                    2 => HandBack::These(others[i % others.len()].clone()),
+                    _ => HandBack::Previous,
+                });
+            assert!(compared > 0, "{name}: nothing compared");
+        }
+    }
+}
+
+#[test]
+fn the_streaming_suite_inputs_come_out_the_same_written_over() {
+    let Some(shared) = shared() else {
+        println!(
+            "skipping comparisons written over on the suite's inputs: ../shared/a2ui not found"
+        );
+        return;
+    };
+    let mut compared = 0;
+    for (name, validator, inputs) in &streaming_suite(&shared) {
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        let text = inputs.concat();
+        for mode in MODES {
+            compared +=
+                same_written_over(validator, mode, &inputs, name, &mut |_| HandBack::Previous);
+            compared += same_written_over(validator, mode, &chunks(&text, 1), name, &mut |i| {
+                if i % 7 == 3 {
+                    HandBack::These(junk())
+                } else {
+                    HandBack::Previous
+                }
+            });
+        }
+    }
+    assert!(compared > 1000, "only {compared} messages compared");
+}
+
+/// Random JSON trees, shaped now and then like the messages a step makes.
+fn tree() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i32>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(5, 40, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("surfaceUpdate".to_owned()),
+                    Just("dataModelUpdate".to_owned()),
+                    Just("updateComponents".to_owned()),
+                    Just("components".to_owned()),
+                    Just("contents".to_owned()),
+                    Just("surfaceId".to_owned()),
+                    Just("id".to_owned()),
+                    Just("component".to_owned()),
+                    "[a-zA-Z]{1,8}",
+                ],
+                inner,
+                0..5
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn parts() -> impl Strategy<Value = Vec<ResponsePart>> {
+    prop::collection::vec(
+        (
+            prop::option::of(".{0,8}"),
+            prop::option::of(prop::collection::vec(tree(), 0..4)),
+        )
+            .prop_map(|(text, a2ui)| ResponsePart { text, a2ui }),
+        0..3,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any cuts of a response, either mode, random trees handed back before random steps.
+    #[test]
+    fn any_cuts_and_anything_handed_back_come_out_the_same(
+        which in 0usize..8,
+        cuts in prop::collection::vec(0.0f64..1.0, 0..400),
+        official in any::<bool>(),
+        handed in prop::collection::vec(prop::option::of(parts()), 1..8),
+    ) {
+        let Some(shared) = shared() else {
+            println!("skipping comparisons written over on random cuts: ../shared/a2ui not found");
+            return Ok(());
+        };
+        let responses = restaurant_responses(&shared);
+        let (name, validator, text) = &responses[which % responses.len()];
+        let mode = if official { Emission::Official } else { Emission::ChangedOnly };
+        let pieces = support::cut(text, &cuts);
+        let compared = same_written_over(validator, mode, &pieces, name, &mut |i| {
+            match &handed[i % handed.len()] {
+                Some(parts) => HandBack::These(parts.clone()),
+                None => HandBack::Previous,
+            }
+        });
+        prop_assert!(compared > 0);
+    }
+}
