@@ -413,6 +413,9 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
+        if self.quiet(chunk) {
+            return Ok(Vec::new());
+        }
         self.step(chunk, Vec::new())
     }
 
@@ -477,6 +480,9 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn process_chunk_json(&mut self, chunk: &str) -> Result<Vec<ResponsePart<String>>, Error> {
+        if self.quiet(chunk) {
+            return Ok(Vec::new());
+        }
         self.step(chunk, Vec::new())
     }
 
@@ -513,6 +519,9 @@ impl ProgressiveParser {
         parts: &mut Vec<ResponsePart<M>>,
     ) -> Result<(), Error> {
         take_back(parts, M::spare(&mut self.spare));
+        if self.quiet(chunk) {
+            return Ok(());
+        }
         *parts = self.step(chunk, std::mem::take(parts))?;
         Ok(())
     }
@@ -571,7 +580,12 @@ impl ProgressiveParser {
         let calls = self.held.len() + self.surfaces.len() + self.queued.len() + 2;
         let mut rested = false;
         for _ in 0..calls {
-            match self.step::<M>("", Vec::new()) {
+            let more = if self.quiet("") {
+                Ok(Vec::new())
+            } else {
+                self.step::<M>("", Vec::new())
+            };
+            match more {
                 Ok(more) => {
                     parts.extend(more);
                     rested = true;
@@ -591,26 +605,33 @@ impl ProgressiveParser {
     }
 
     /// One call: what `chunk` completes, collected in `parts` (emptied first, its room kept).
-    fn step<M: Form>(
-        &mut self,
-        chunk: &str,
-        mut parts: Vec<ResponsePart<M>>,
-    ) -> Result<Vec<ResponsePart<M>>, Error> {
-        // Inside a block, a chunk of white space between tokens or of the plain text of a string
-        // not shown (an id, a key, a path) changes nothing a step would show: taken in at once.
-        if self.in_block
+    /// Takes `chunk` in at once when it cannot change what a step shows, and says so: inside a
+    /// block, a chunk of white space between tokens or of the plain text of a string not shown
+    /// (an id, a key, a path). Most chunks are such; every call checks this before [`Self::step`],
+    /// in line, so that they cost no more than the check.
+    #[inline(always)]
+    fn quiet(&mut self, chunk: &str) -> bool {
+        let quiet = self.in_block
             && !self.abandoned
             && self.held.is_empty()
             && self.carried.is_empty()
             && self.queued.is_empty()
             && self.block_bytes.saturating_add(chunk.len()) <= self.limits.max_block_bytes
-            && self.json.absorb_quiet(chunk)
-        {
+            && self.json.absorb_quiet(chunk);
+        if quiet {
             self.block_bytes += chunk.len();
             self.fed = self.fed.saturating_add(chunk.len() as u64);
-            parts.clear();
-            return Ok(parts);
         }
+        quiet
+    }
+
+    /// What a chunk that is not [quiet](Self::quiet) completes.
+    #[inline]
+    fn step<M: Form>(
+        &mut self,
+        chunk: &str,
+        parts: Vec<ResponsePart<M>>,
+    ) -> Result<Vec<ResponsePart<M>>, Error> {
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let spare = std::mem::take(M::spare(&mut self.spare));
         let mut out = Out::new(keep_last, parts, spare);

@@ -28,6 +28,9 @@ pub(super) struct Spare {
 /// message of `parts` is the next one used, keeping at most [`MAX_SPARE`]; `parts` is left
 /// empty, with its room.
 pub(super) fn take_back<M>(parts: &mut Vec<super::ResponsePart<M>>, spare: &mut Vec<M>) {
+    if parts.is_empty() {
+        return;
+    }
     for part in parts.drain(..).rev() {
         if let Some(list) = part.a2ui {
             spare.extend(list.into_iter().rev());
