@@ -126,12 +126,24 @@ pub(super) fn assign(dst: &mut Value, src: &Value) {
             }
         }
         (Value::Object(d), Value::Object(s)) => {
-            if d.len() != s.len() || !d.keys().eq(s.keys()) {
-                d.retain(|k, _| s.contains_key(k));
-                for k in s.keys() {
-                    if !d.contains_key(k) {
-                        d.insert(k.clone(), Value::Null);
+            // Same keys (the usual case): each member written over in the one pass that finds so.
+            let same_keys = d.len() == s.len()
+                && d.iter_mut().zip(s).all(|((dk, dv), (sk, sv))| {
+                    let same = dk == sk;
+                    if same {
+                        assign(dv, sv);
                     }
+                    same
+                });
+            if same_keys {
+                return;
+            }
+            // Keys differ (some members may be written over already): make them agree, then
+            // write every member over.
+            d.retain(|k, _| s.contains_key(k));
+            for k in s.keys() {
+                if !d.contains_key(k) {
+                    d.insert(k.clone(), Value::Null);
                 }
             }
             // Both maps now hold the same keys, in the same (sorted) order.
