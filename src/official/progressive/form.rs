@@ -74,15 +74,9 @@ impl Form for Value {
         let path = path.map(|(path, _)| path);
         let last = last.map(|(value, _)| value);
         if let Some(mut message) = reuse {
-            // `last` is moved in only once the rest is written, so it is never lost.
-            if data_update_over(&mut message, sid, path, entries, None).is_some() {
-                if let Some(list) = message
-                    .pointer_mut("/dataModelUpdate/contents")
-                    .and_then(Value::as_array_mut)
-                {
-                    list.extend(last);
-                    return message;
-                }
+            if let Some(list) = data_update_over(&mut message, sid, path, entries) {
+                list.extend(last);
+                return message;
             }
         }
         let list = entries

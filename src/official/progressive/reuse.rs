@@ -70,15 +70,12 @@ fn set_text(value: &mut Value, text: &str) {
     }
 }
 
-/// `value` made the list of `items`, each written over the item at its place, then `last`
-/// moved in after them.
-fn set_list(value: &mut Value, items: &[(&Value, &str)], last: Option<Value>) {
+/// `value` made the list of `items`, each written over the item at its place; the list.
+fn set_list<'a>(value: &'a mut Value, items: &[(&Value, &str)]) -> Option<&'a mut Vec<Value>> {
     if !value.is_array() {
         *value = Value::Array(Vec::new());
     }
-    let Some(list) = value.as_array_mut() else {
-        return;
-    };
+    let list = value.as_array_mut()?;
     list.truncate(items.len());
     for (i, (item, _)) in items.iter().enumerate() {
         match list.get_mut(i) {
@@ -86,7 +83,7 @@ fn set_list(value: &mut Value, items: &[(&Value, &str)], last: Option<Value>) {
             None => list.push((*item).clone()),
         }
     }
-    list.extend(last);
+    Some(list)
 }
 
 /// `message` made the update of `items` (each a component's emitted form) on surface `sid`:
@@ -108,20 +105,19 @@ pub(super) fn components_over(
     }
     let body = object_with_only(member(map, kind)?, &["components", "surfaceId"])?;
     set_text(member(body, "surfaceId")?, sid);
-    set_list(member(body, "components")?, items, None);
+    set_list(member(body, "components")?, items)?;
     Some(())
 }
 
-/// `message` made the v0.8 data-model update of surface `sid` at `path` with `entries` and then
-/// `last`: what `wrap_entries` makes, written over `message`. `None` as for
-/// [`components_over`].
-pub(super) fn data_update_over(
-    message: &mut Value,
+/// `message` made the v0.8 data-model update of surface `sid` at `path` with `entries`: what
+/// `wrap_entries` makes, written over `message`; its entry list, for more entries to be moved
+/// in. `None` as for [`components_over`].
+pub(super) fn data_update_over<'a>(
+    message: &'a mut Value,
     sid: &str,
     path: Option<&Value>,
     entries: &[(&Value, &str)],
-    last: Option<Value>,
-) -> Option<()> {
+) -> Option<&'a mut Vec<Value>> {
     let map = object_with_only(message, &["dataModelUpdate"])?;
     let keep: &[&str] = match path {
         Some(_) => &["contents", "path", "surfaceId"],
@@ -132,8 +128,7 @@ pub(super) fn data_update_over(
     if let Some(path) = path {
         assign(member(body, "path")?, path);
     }
-    set_list(member(body, "contents")?, entries, last);
-    Some(())
+    set_list(member(body, "contents")?, entries)
 }
 
 #[cfg(test)]
@@ -192,9 +187,11 @@ mod tests {
             prop_assert_eq!(&message, &wrap_components(version, &sid, items.clone()));
 
             let mut message = old;
-            prop_assert!(
-                data_update_over(&mut message, &sid, path.as_ref(), &listed, last.clone()).is_some()
-            );
+            let list = data_update_over(&mut message, &sid, path.as_ref(), &listed);
+            prop_assert!(list.is_some());
+            if let Some(list) = list {
+                list.extend(last.clone());
+            }
             let contents = items.iter().cloned().chain(last).collect();
             prop_assert_eq!(&message, &wrap_entries(&sid, path, contents));
         }
