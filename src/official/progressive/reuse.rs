@@ -24,16 +24,27 @@ pub(super) struct Spare {
     pub(super) texts: Vec<String>,
 }
 
-/// Takes the messages of `parts` (a caller's earlier step) into `spare`, so that the first
-/// message of `parts` is the next one used, keeping at most [`MAX_SPARE`]; `parts` is left
-/// empty, with its room.
+/// Takes the first [`MAX_SPARE`] messages of `parts` (a caller's earlier step) into `spare`, so
+/// that the first message of `parts` is the next one used (the rest are dropped, and so are the
+/// oldest in `spare` beyond [`MAX_SPARE`]); `parts` is left empty, with its room.
 pub(super) fn take_back<M>(parts: &mut Vec<super::ResponsePart<M>>, spare: &mut Vec<M>) {
     if parts.is_empty() {
         return;
     }
+    let total: usize = parts
+        .iter()
+        .filter_map(|p| p.a2ui.as_ref())
+        .map(Vec::len)
+        .sum();
+    // Walked from the end: the messages after the first MAX_SPARE come first, and are dropped.
+    let mut skip = total.saturating_sub(MAX_SPARE);
     for part in parts.drain(..).rev() {
-        if let Some(list) = part.a2ui {
-            spare.extend(list.into_iter().rev());
+        for message in part.a2ui.into_iter().flatten().rev() {
+            if skip > 0 {
+                skip -= 1;
+            } else {
+                spare.push(message);
+            }
         }
     }
     if let Some(extra) = spare.len().checked_sub(MAX_SPARE) {
