@@ -22,7 +22,7 @@
 #![cfg(feature = "official")]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+
 use std::sync::Arc;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
@@ -33,10 +33,7 @@ use serde_json::{Map, Value};
 
 mod support;
 
-fn shared() -> Option<PathBuf> {
-    let dir = support::shared_root()?;
-    dir.join("a2ui/conformance/suites").is_dir().then_some(dir)
-}
+use support::progressive::{chunks, restaurant_responses, shared, streaming_suite, written, MODES};
 
 /// What a renderer holds: components by surface and id, data by surface, and each surface's
 /// root (the id a UI is drawn from).
@@ -229,17 +226,6 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
     Some((bytes_a, bytes_b))
 }
 
-/// `part` with every message as the text `serde_json` writes for it.
-fn written(part: &ResponsePart) -> ResponsePart<String> {
-    ResponsePart {
-        text: part.text.clone(),
-        a2ui: part
-            .a2ui
-            .as_ref()
-            .map(|list| list.iter().map(Value::to_string).collect()),
-    }
-}
-
 /// Feeds `pieces` to a parser handing out trees and one handing out text, in `mode`: after every
 /// piece both return the same prose and the same messages (the text form's being exactly what
 /// `serde_json` writes for the tree form's), or the same error. With `mixed`, the second parser
@@ -280,67 +266,6 @@ fn same_as_text(
             .sum::<usize>();
     }
     compared
-}
-
-const MODES: [Emission; 2] = [Emission::Official, Emission::ChangedOnly];
-
-/// The restaurant-finder examples as responses, with the validator of their version.
-fn restaurant_responses(shared: &Path) -> Vec<(String, Arc<Validator>, String)> {
-    let mut out = Vec::new();
-    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
-        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
-            .unwrap()
-            .without_strict_validation();
-        let validator = Arc::new(Validator::new(&catalog).unwrap());
-        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        names.sort();
-        for path in names {
-            let body = std::fs::read_to_string(&path).unwrap();
-            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
-            out.push((path.display().to_string(), Arc::clone(&validator), text));
-        }
-    }
-    out
-}
-
-/// The cases of the official streaming suite: each one's name, the validator of its catalog and
-/// its inputs, step by step.
-fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String>)> {
-    let dir = shared.join("a2ui/conformance");
-    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
-    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
-    cases
-        .iter()
-        .map(|case| {
-            let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
-            let inputs = case["steps"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["input"].as_str().unwrap().to_owned())
-                .collect();
-            let name = case["name"].as_str().unwrap().to_owned();
-            (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
-        })
-        .collect()
-}
-
-fn chunks(text: &str, size: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
 }
 
 #[test]

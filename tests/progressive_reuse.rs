@@ -10,81 +10,16 @@
 //! (or `$A2UI_SHARED/a2ui`); without it each test prints one line and returns.
 #![cfg(feature = "official")]
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
 mod support;
 
-fn shared() -> Option<PathBuf> {
-    let dir = support::shared_root()?;
-    dir.join("a2ui/conformance/suites").is_dir().then_some(dir)
-}
-
-const MODES: [Emission; 2] = [Emission::Official, Emission::ChangedOnly];
-
-/// The restaurant-finder examples as responses, with the validator of their version.
-fn restaurant_responses(shared: &Path) -> Vec<(String, Arc<Validator>, String)> {
-    let mut out = Vec::new();
-    for (folder, version) in [("0.8", Version::V08), ("0.9", Version::V09)] {
-        let catalog = Catalog::basic(&shared.join("a2ui/spec"), version)
-            .unwrap()
-            .without_strict_validation();
-        let validator = Arc::new(Validator::new(&catalog).unwrap());
-        let dir = shared.join("a2ui/restaurant_finder/examples").join(folder);
-        let mut names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        names.sort();
-        for path in names {
-            let body = std::fs::read_to_string(&path).unwrap();
-            let text = format!("Here you go:\n<a2ui-json>\n{body}\n</a2ui-json>\nEnjoy!");
-            out.push((path.display().to_string(), Arc::clone(&validator), text));
-        }
-    }
-    out
-}
-
-/// The cases of the official streaming suite: name, the validator of its catalog, its inputs.
-fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String>)> {
-    let dir = shared.join("a2ui/conformance");
-    let text = std::fs::read_to_string(dir.join("suites/streaming_parser.yaml")).unwrap();
-    let cases: Vec<Value> = serde_norway::from_str(&text).unwrap();
-    cases
-        .iter()
-        .map(|case| {
-            let catalog = Catalog::from_config(&case["catalog"], &dir).unwrap();
-            let inputs = case["steps"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["input"].as_str().unwrap().to_owned())
-                .collect();
-            let name = case["name"].as_str().unwrap().to_owned();
-            (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
-        })
-        .collect()
-}
-
-fn chunks(text: &str, size: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
-}
+use support::progressive::{chunks, restaurant_responses, shared, streaming_suite, written, MODES};
 
 /// What the caller hands back before a step.
 #[derive(Debug, Clone)]
@@ -95,17 +30,6 @@ enum HandBack {
     Nothing,
     /// These parts, whatever they are.
     These(Vec<ResponsePart>),
-}
-
-/// `part` with every message written as text.
-fn written(part: &ResponsePart) -> ResponsePart<String> {
-    ResponsePart {
-        text: part.text.clone(),
-        a2ui: part
-            .a2ui
-            .as_ref()
-            .map(|list| list.iter().map(Value::to_string).collect()),
-    }
 }
 
 /// Feeds `pieces` to four parsers in `mode`: one returning fresh trees, one writing trees over
@@ -138,24 +62,11 @@ fn same_written_over(
         }
         let made = trees.process_chunk(piece);
         let into = trees_into.process_chunk_into(piece, &mut tree_parts);
-        match (&made, into) {
-            (Ok(made), Ok(())) => assert_eq!(made, &tree_parts, "{label} ({mode:?}): step {i}"),
-            (Err(a), Err(b)) => {
-                assert_eq!(a, &b, "{label} ({mode:?}): errors differ at step {i}");
-                assert!(tree_parts.is_empty(), "{label}: parts left after an error");
-            }
-            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?}"),
-        }
+        let step = format!("{label} ({mode:?}): step {i}");
+        same_step(&made, into, &tree_parts, &step);
         let made_text = texts.process_chunk_json(piece);
         let into = texts_into.process_chunk_json_into(piece, &mut text_parts);
-        match (&made_text, into) {
-            (Ok(made), Ok(())) => assert_eq!(made, &text_parts, "{label} ({mode:?}): step {i}"),
-            (Err(a), Err(b)) => {
-                assert_eq!(a, &b, "{label} ({mode:?}): errors differ at step {i}");
-                assert!(text_parts.is_empty(), "{label}: parts left after an error");
-            }
-            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?} as text"),
-        }
+        same_step(&made_text, into, &text_parts, &format!("{step}, as text"));
         if let Ok(made) = made {
             compared += made
                 .iter()
@@ -171,6 +82,24 @@ fn same_written_over(
         "{label}: the ends"
     );
     compared
+}
+
+/// A step made afresh (`made`) and written over (`into`, leaving `parts`) gave the same parts,
+/// or the same error with nothing left in `parts`.
+fn same_step<M: PartialEq + std::fmt::Debug>(
+    made: &Result<Vec<ResponsePart<M>>, Error>,
+    into: Result<(), Error>,
+    parts: &[ResponsePart<M>],
+    step: &str,
+) {
+    match (made, into) {
+        (Ok(made), Ok(())) => assert_eq!(made.as_slice(), parts, "{step}"),
+        (Err(a), Err(b)) => {
+            assert_eq!(a, &b, "{step}: errors differ");
+            assert!(parts.is_empty(), "{step}: parts left after an error");
+        }
+        (a, b) => panic!("{step}: gave {a:?} and {b:?}"),
+    }
 }
 
 /// Parts unlike any a step makes: prose, messages of every kind and shape, and plain values.

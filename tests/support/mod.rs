@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// What the progressive-parser tests share.
+#[cfg(feature = "official")]
+pub mod progressive;
+
 /// The shared data folder — `$A2UI_SHARED`, else `../shared` beside the crate — when it holds
 /// `a2ui/`. Tests that need it print one line and skip when this is `None`.
 #[allow(dead_code)] // not every test file that includes this module needs it

@@ -145,38 +145,34 @@ pub(super) fn data_update_over<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::official::json_trees::json_trees;
     use crate::official::progressive::entries::wrap_entries;
     use crate::official::validator::wrap_components;
     use proptest::prelude::*;
     use serde_json::json;
 
+    /// Trees that are now and then shaped like the messages written over, with members a
+    /// message has and members it must lose.
     fn tree() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::from),
             "[a-z]{0,6}".prop_map(Value::from),
         ];
-        leaf.prop_recursive(4, 24, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::btree_map(
-                    prop_oneof![
-                        Just("surfaceUpdate".to_owned()),
-                        Just("updateComponents".to_owned()),
-                        Just("dataModelUpdate".to_owned()),
-                        Just("components".to_owned()),
-                        Just("contents".to_owned()),
-                        Just("surfaceId".to_owned()),
-                        Just("path".to_owned()),
-                        Just("version".to_owned()),
-                        "[a-z]{1,3}",
-                    ],
-                    inner,
-                    0..4
-                )
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+        let key = prop_oneof![
+            Just("surfaceUpdate"),
+            Just("updateComponents"),
+            Just("dataModelUpdate"),
+            Just("components"),
+            Just("contents"),
+            Just("surfaceId"),
+            Just("path"),
+            Just("version"),
+            Just("id"),
+            Just("a"),
+            Just("b"),
+        ];
+        json_trees(leaf, key, 4, 24)
     }
 
     proptest! {
