@@ -604,7 +604,6 @@ impl ProgressiveParser {
         (parts, errors)
     }
 
-    /// One call: what `chunk` completes, collected in `parts` (emptied first, its room kept).
     /// Takes `chunk` in at once when it cannot change what a step shows, and says so: inside a
     /// block, a chunk of white space between tokens or of the plain text of a string not shown
     /// (an id, a key, a path). Most chunks are such; every call checks this before [`Self::step`],
