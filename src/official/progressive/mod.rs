@@ -90,7 +90,7 @@ use error::{classify, self_reference};
 pub use error::{Error, ErrorKind, Limits};
 use form::{compact_json, map_messages, Form, Out};
 use heal::{heal_component_string, heal_data_string};
-use reuse::{take_back, Spare, MAX_SPARE};
+use reuse::{bound, take_back, Spare};
 use surface::{full_reach, Comp, Placeholder, Surface};
 use tags::{find_tag, held_back, CLOSE_TAG, OPEN_TAG};
 
@@ -695,11 +695,9 @@ impl ProgressiveParser {
         Ok(out.parts)
     }
 
-    /// Keeps the messages left to write over for the next call (at most [`MAX_SPARE`]).
+    /// Keeps the messages left to write over for the next call (at most [`reuse::MAX_SPARE`]).
     fn keep_spare<M: Form>(&mut self, mut spare: Vec<M>) {
-        if let Some(extra) = spare.len().checked_sub(MAX_SPARE) {
-            spare.drain(..extra);
-        }
+        bound(&mut spare);
         *M::spare(&mut self.spare) = spare;
     }
 

@@ -47,6 +47,12 @@ pub(super) fn take_back<M>(parts: &mut Vec<super::ResponsePart<M>>, spare: &mut 
             }
         }
     }
+    bound(spare);
+}
+
+/// Drops the oldest messages of `spare` (those to be used last) beyond [`MAX_SPARE`].
+#[inline]
+pub(super) fn bound<M>(spare: &mut Vec<M>) {
     if let Some(extra) = spare.len().checked_sub(MAX_SPARE) {
         spare.drain(..extra);
     }
