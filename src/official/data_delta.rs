@@ -9,6 +9,8 @@
 //! per visit is proportional to what was written since the last one. A container seen for the
 //! first time is compared whole, which also notices that it replaces something larger.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::partial_json::{Body, Frame, PartialJson};
@@ -60,6 +62,14 @@ pub(crate) fn value_at<'v>(emitted: &'v Map<String, Value>, path: &[Seg]) -> Opt
         };
     }
     Some(node)
+}
+
+/// The member `key` of the object at `path` in the emitted tree (the value at `path` and `key`).
+fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> Option<&'v Value> {
+    if path.is_empty() {
+        return emitted.get(key);
+    }
+    value_at(emitted, path)?.as_object()?.get(key)
 }
 
 /// Puts `value` at `path`, making the containers on the way what the path needs.
@@ -271,60 +281,60 @@ impl Walk<'_> {
         else {
             return;
         };
-        let key = key.to_owned();
         let mut cut = if open == top {
             json.cut_string(self.heal)
         } else {
             None
         };
         let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
-            Some(v) => Some(v.clone()),
+            Some(v) => Some(Cow::Borrowed(v)),
             None => cut
                 .take_if(|(k, _)| k == f)
-                .map(|(_, text)| Value::String(text)),
+                .map(|(_, text)| Cow::Owned(Value::String(text))),
         });
-        path.push(Seg::Key(key));
-        match scalar.filter(|v| !v.is_null()) {
-            Some(value) => {
+        if let Some(value) = scalar.filter(|v| !v.is_null()) {
+            // Usually unchanged since the last visit: then nothing is copied.
+            if value_under(self.emitted, path, key) != Some(&*value) {
+                path.push(Seg::Key(key.to_owned()));
+                let entry = self.entry_as_written(json, open);
+                self.put(path, value.into_owned(), entry);
+                path.pop();
+            }
+            return;
+        }
+        path.push(Seg::Key(key.to_owned()));
+        let nested = json
+            .stack
+            .get(open + 1)
+            .filter(|f| f.key.as_deref() == Some("valueMap") && matches!(f.body, Body::Array(_)));
+        match (nested, map.get("valueMap")) {
+            (Some(list), _) if list.visited => self.entries(json, open + 1, path),
+            (Some(_), _) => {
+                // A value map seen for the first time: compared whole.
+                if let Some(Value::Array(items)) = json.snapshot(open + 1, self.heal) {
+                    let value = Value::Object(contents_to_dict(&items));
+                    if self.differs(path, &value) {
+                        let entry = self.entry_as_written(json, open);
+                        self.put(path, value, entry);
+                    }
+                }
+                mark_visited(json, open + 1);
+            }
+            (None, Some(Value::Array(items))) => {
+                let value = Value::Object(contents_to_dict(items));
                 if self.differs(path, &value) {
                     let entry = self.entry_as_written(json, open);
                     self.put(path, value, entry);
                 }
             }
-            None => {
-                let nested = json.stack.get(open + 1).filter(|f| {
-                    f.key.as_deref() == Some("valueMap") && matches!(f.body, Body::Array(_))
-                });
-                match (nested, map.get("valueMap")) {
-                    (Some(list), _) if list.visited => self.entries(json, open + 1, path),
-                    (Some(_), _) => {
-                        // A value map seen for the first time: compared whole.
-                        if let Some(Value::Array(items)) = json.snapshot(open + 1, self.heal) {
-                            let value = Value::Object(contents_to_dict(&items));
-                            if self.differs(path, &value) {
-                                let entry = self.entry_as_written(json, open);
-                                self.put(path, value, entry);
-                            }
-                        }
-                        mark_visited(json, open + 1);
-                    }
-                    (None, Some(Value::Array(items))) => {
-                        let value = Value::Object(contents_to_dict(items));
-                        if self.differs(path, &value) {
-                            let entry = self.entry_as_written(json, open);
-                            self.put(path, value, entry);
-                        }
-                    }
-                    (None, Some(Value::Object(m))) => {
-                        let value = Value::Object(m.clone());
-                        if self.differs(path, &value) {
-                            let entry = self.entry_as_written(json, open);
-                            self.put(path, value, entry);
-                        }
-                    }
-                    _ => {}
+            (None, Some(Value::Object(m))) => {
+                let value = Value::Object(m.clone());
+                if self.differs(path, &value) {
+                    let entry = self.entry_as_written(json, open);
+                    self.put(path, value, entry);
                 }
             }
+            _ => {}
         }
         path.pop();
     }

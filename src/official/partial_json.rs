@@ -704,8 +704,25 @@ impl PartialJson {
         from: usize,
         root: &'v mut Value,
     ) -> Option<&'v mut Value> {
+        let value = self.open_slot(from, root)?;
+        match &self.stack.last()?.body {
+            Body::Object {
+                key: Some(k),
+                want_key: false,
+                ..
+            } => value.as_object_mut()?.get_mut(k),
+            _ => None,
+        }
+    }
+
+    /// Where a [`snapshot`](Self::snapshot) from stack index `from` puts the innermost open
+    /// container, found in `root` (such a snapshot, or a value of the same shape), reached
+    /// through the open containers as the snapshot nests them. `None` when the snapshot would
+    /// not hold it (an open container sits where no key is pending) or `root` has nothing
+    /// there.
+    pub(crate) fn open_slot<'v>(&self, from: usize, root: &'v mut Value) -> Option<&'v mut Value> {
         let mut value = root;
-        let frames = self.stack.boxed().get(from..)?;
+        let frames = self.stack.boxed().get(from..).filter(|f| !f.is_empty())?;
         for pair in frames.windows(2) {
             let [parent, _] = pair else { return None };
             value = match &parent.body {
@@ -714,14 +731,7 @@ impl PartialJson {
                 Body::Array(_) => value.as_array_mut()?.last_mut()?,
             };
         }
-        match &frames.last()?.body {
-            Body::Object {
-                key: Some(k),
-                want_key: false,
-                ..
-            } => value.as_object_mut()?.get_mut(k),
-            _ => None,
-        }
+        Some(value)
     }
 
     /// The value the container at stack index `from` would have if the stream stopped now, with
