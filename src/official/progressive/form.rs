@@ -36,6 +36,9 @@ pub(super) trait Form: Sized {
     ) -> Self;
     /// The messages of this form kept to be written over.
     fn spare(spare: &mut Spare) -> &mut Vec<Self>;
+    /// A message the parser is done with, to be written over as one of this form: the tree
+    /// itself, or `None` for text (which is not written over trees).
+    fn spare_tree(tree: Value) -> Option<Self>;
     /// The message as JSON text (kept across calls in this form).
     fn into_text(self) -> String;
     /// A message from JSON text that [`Form::into_text`] made.
@@ -89,6 +92,10 @@ impl Form for Value {
 
     fn spare(spare: &mut Spare) -> &mut Vec<Value> {
         &mut spare.trees
+    }
+
+    fn spare_tree(tree: Value) -> Option<Value> {
+        Some(tree)
     }
 
     fn into_text(self) -> String {
@@ -168,6 +175,10 @@ impl Form for String {
 
     fn spare(spare: &mut Spare) -> &mut Vec<String> {
         &mut spare.texts
+    }
+
+    fn spare_tree(_: Value) -> Option<String> {
+        None
     }
 
     fn from_text(text: String) -> String {

@@ -1602,32 +1602,43 @@ impl ProgressiveParser {
                     surface.set_root(DEFAULT_ROOT.to_owned());
                 }
                 let started = surface.started;
-                // The message itself is not passed on: its components are moved out of it.
+                // The message itself is not passed on: the components not stored already,
+                // exactly so, are moved out of it.
                 let list = msg
                     .get_mut(kind)
                     .and_then(|p| p.get_mut("components"))
-                    .map(Value::take);
-                if let Some(Value::Array(list)) = list {
-                    for comp in list {
-                        let Some(id) = comp.get("id").and_then(Value::as_str) else {
-                            continue;
-                        };
-                        // Each was taken as it closed, where it began; one that was not is
-                        // placed where its message begins.
-                        let at = self
-                            .surfaces
-                            .get(&sid)
-                            .and_then(|s| s.comps.get(id))
-                            .map_or(at, |c| c.at);
-                        let cached = Cached {
-                            value: comp,
-                            open_lists: Vec::new(),
-                            at,
-                        };
-                        self.store_component(&sid, cached);
+                    .and_then(Value::as_array_mut);
+                for comp in list.into_iter().flatten() {
+                    let Some(id) = comp.get("id").and_then(Value::as_str) else {
+                        continue;
+                    };
+                    let stored = self.surfaces.get(&sid).and_then(|s| s.comps.get(id));
+                    // Storing it again would change nothing (see `store_component`).
+                    if stored.is_some_and(|c| c.value == *comp && c.open_lists.is_empty()) {
+                        continue;
                     }
+                    // Each was taken as it closed, where it began; one that was not is placed
+                    // where its message begins.
+                    let cached = Cached {
+                        at: stored.map_or(at, |c| c.at),
+                        value: comp.take(),
+                        open_lists: Vec::new(),
+                    };
+                    self.store_component(&sid, cached);
                 }
                 if started {
+                    if !M::TEXT {
+                        // What is left of the message is written over by the update it brings,
+                        // whose components come in the order of their ids.
+                        let list = msg
+                            .get_mut(kind)
+                            .and_then(|p| p.get_mut("components"))
+                            .and_then(Value::as_array_mut);
+                        if let Some(list) = list {
+                            list.sort_by(|a, b| id_order(a).cmp(&id_order(b)));
+                        }
+                        out.spare.extend(M::spare_tree(msg));
+                    }
                     self.flush_surface(&sid, true, out)?;
                 }
                 Ok(())
@@ -2005,6 +2016,14 @@ fn stored_already(
         .zip(map.get("id").and_then(Value::as_str))
         .and_then(|(surface, id)| surface.comps.get(id));
     stored.is_some_and(|c| c.open_lists.is_empty() && c.value.as_object() == Some(map))
+}
+
+/// Where a component goes when components are sorted by id (those without one last).
+fn id_order(component: &Value) -> (bool, &str) {
+    match component.get("id").and_then(Value::as_str) {
+        Some(id) => (false, id),
+        None => (true, ""),
+    }
 }
 
 /// Whether the innermost frame of `stack` is a component: an object directly in the
