@@ -242,8 +242,10 @@ pub(super) fn process_component(
                         .iter()
                         .any(|p| is_placeholder_of(p, child))
                     {
-                        made.placeholders
-                            .push(format!("{PLACEHOLDER_PREFIX}{child}"));
+                        let mut pid = String::with_capacity(PLACEHOLDER_PREFIX.len() + child.len());
+                        pid.push_str(PLACEHOLDER_PREFIX);
+                        pid.push_str(child);
+                        made.placeholders.push(pid);
                     }
                 }
             }
@@ -350,8 +352,9 @@ pub(super) fn process_component(
         present,
         version,
         made: Processed {
-            placeholders: Vec::with_capacity(earlier.placeholders.len()),
-            missing: Vec::with_capacity(earlier.missing.len()),
+            // Room for one more than before: a list being written gains one child at a time.
+            placeholders: Vec::with_capacity(earlier.placeholders.len() + 1),
+            missing: Vec::with_capacity(earlier.missing.len() + 1),
             ..Processed::default()
         },
         earlier: earlier.placeholders,

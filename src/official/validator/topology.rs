@@ -2,12 +2,12 @@
 //! self-references or cycles, nothing unreachable, and the depth of the tree.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::{ValidationError, DEFAULT_ROOT, MAX_GLOBAL_DEPTH};
-use crate::hash::QuickSet;
+use crate::hash::{QuickMap, QuickSet};
 use crate::official::catalog::Catalog;
 
 /// The root component id of surface `surface_id` as `messages` declare it: the `root` of its
@@ -46,10 +46,15 @@ pub fn find_root_id(messages: &[Value], surface_id: Option<&str>) -> Option<Stri
 }
 
 pub(super) fn id_of(component: &Value) -> Option<String> {
+    id_cow(component).map(Cow::into_owned)
+}
+
+/// The id of `component` as [`id_of`] writes it, borrowed when it is a string.
+fn id_cow(component: &Value) -> Option<Cow<'_, str>> {
     match component.get("id")? {
         Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        other => Some(Cow::Owned(other.to_string())),
     }
 }
 
@@ -76,9 +81,9 @@ pub fn check_components(
     components: &[Value],
     skip_root_check: bool,
 ) -> Result<(), ValidationError> {
-    let mut ids = HashSet::new();
+    let mut ids: QuickSet<Cow<'_, str>> = QuickSet::default();
     for comp in components {
-        if let Some(id) = id_of(comp) {
+        if let Some(id) = id_cow(comp) {
             if ids.contains(&id) {
                 return Err(ValidationError::new(format!(
                     "Duplicate component ID: {id}"
@@ -158,18 +163,16 @@ pub(super) fn check_topology(
 /// The references of a list of components, by id, borrowed from the list (an id that is not a
 /// string is written out).
 struct Graph<'v> {
-    adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>>,
+    adjacency: QuickMap<Cow<'v, str>, Vec<&'v str>>,
 }
 
 impl<'v> Graph<'v> {
     /// Fails on the first component that refers to itself.
     fn new(catalog: &Catalog, components: &'v [Value]) -> Result<Graph<'v>, ValidationError> {
-        let mut adjacency: BTreeMap<Cow<'v, str>, Vec<&'v str>> = BTreeMap::new();
+        let mut adjacency: QuickMap<Cow<'v, str>, Vec<&'v str>> = QuickMap::default();
         for comp in components {
-            let id: Cow<'v, str> = match comp.get("id") {
-                None | Some(Value::Null) => continue,
-                Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
-                Some(other) => Cow::Owned(other.to_string()),
+            let Some(id) = id_cow(comp) else {
+                continue;
             };
             let mut self_field = None;
             let mut refs = Vec::new();
@@ -197,10 +200,10 @@ impl<'v> Graph<'v> {
         &self,
         root_id: Option<&str>,
         raise_on_orphans: bool,
-    ) -> Result<BTreeSet<&str>, ValidationError> {
+    ) -> Result<QuickSet<&str>, ValidationError> {
         let mut walk = Walk {
             adjacency: &self.adjacency,
-            visited: BTreeSet::new(),
+            visited: QuickSet::default(),
             on_path: QuickSet::default(),
         };
         match root_id {
@@ -209,11 +212,14 @@ impl<'v> Graph<'v> {
                     walk.visit(root, 0, root)?;
                 }
                 if raise_on_orphans {
-                    if let Some(orphan) = self
+                    // The first in order of ids.
+                    let orphan = self
                         .adjacency
                         .keys()
-                        .find(|id| !walk.visited.contains(id.as_ref()))
-                    {
+                        .map(AsRef::as_ref)
+                        .filter(|id| !walk.visited.contains(id))
+                        .min();
+                    if let Some(orphan) = orphan {
                         return Err(ValidationError::new(format!(
                             "Component '{orphan}' is not reachable from '{root}'"
                         )));
@@ -221,8 +227,11 @@ impl<'v> Graph<'v> {
                 }
             }
             None => {
-                for id in self.adjacency.keys() {
-                    if !walk.visited.contains(id.as_ref()) {
+                // From every component, in order of ids.
+                let mut ids: Vec<&str> = self.adjacency.keys().map(AsRef::as_ref).collect();
+                ids.sort_unstable();
+                for id in ids {
+                    if !walk.visited.contains(id) {
                         walk.visit(id, 0, id)?;
                     }
                 }
@@ -233,8 +242,8 @@ impl<'v> Graph<'v> {
 }
 
 struct Walk<'g> {
-    adjacency: &'g BTreeMap<Cow<'g, str>, Vec<&'g str>>,
-    visited: BTreeSet<&'g str>,
+    adjacency: &'g QuickMap<Cow<'g, str>, Vec<&'g str>>,
+    visited: QuickSet<&'g str>,
     on_path: QuickSet<&'g str>,
 }
 
