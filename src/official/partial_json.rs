@@ -334,17 +334,31 @@ impl PartialJson {
     #[inline]
     pub(crate) fn next_char(&mut self, rest: &mut &str) -> Option<char> {
         loop {
-            if matches!(self.token, Token::None) {
-                // White space between tokens changes nothing: skipped at once.
-                let blank = rest.bytes().take_while(is_blank).count();
-                *rest = rest.get(blank..).unwrap_or_default();
+            let &first = rest.as_bytes().first()?;
+            match self.token {
+                Token::None if is_blank(&first) => {
+                    // White space between tokens changes nothing: skipped at once.
+                    let blank = rest.bytes().take_while(is_blank).count();
+                    *rest = rest.get(blank..).unwrap_or_default();
+                    continue;
+                }
+                Token::Str { escaped: false, .. } => {
+                    let run = self.feed_string_run(rest);
+                    if run > 0 {
+                        *rest = rest.get(run..).unwrap_or_default();
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            // Most characters are ASCII (every one that is not the text of a string).
+            if first.is_ascii() {
+                *rest = rest.get(1..).unwrap_or_default();
+                return Some(char::from(first));
             }
             let c = rest.chars().next()?;
-            let run = self.feed_string_run(rest);
-            *rest = rest.get(run.max(c.len_utf8())..).unwrap_or_default();
-            if run == 0 {
-                return Some(c);
-            }
+            *rest = rest.get(c.len_utf8()..).unwrap_or_default();
+            return Some(c);
         }
     }
 
