@@ -729,6 +729,30 @@ impl PartialJson {
         }
     }
 
+    /// The way from the container at stack index `from` to the innermost open container, as a
+    /// [`snapshot`](Self::snapshot) from `from` nests them (see [`PartialJson::open_slot`], which
+    /// follows it at once); `None` when the snapshot would not hold it.
+    pub(crate) fn open_path(&self, from: usize) -> Option<Vec<Slot>> {
+        self.open_steps(from)?
+            .map(|step| match step? {
+                Some(k) => Some(Slot::Key(k.to_owned())),
+                None => Some(Slot::Last),
+            })
+            .collect()
+    }
+
+    /// The steps of [`PartialJson::open_path`]: under the parent object's pending key (`Some`),
+    /// or to the last item of the parent list (`None`); `None` for a step the snapshot would
+    /// not take (an open container where no key is pending).
+    fn open_steps(&self, from: usize) -> Option<impl Iterator<Item = Option<Option<&str>>>> {
+        let frames = self.stack.boxed().get(from..).filter(|f| !f.is_empty())?;
+        Some(frames.windows(2).map(|pair| match &pair.first()?.body {
+            Body::Object { key: Some(k), .. } => Some(Some(k.as_str())),
+            Body::Object { key: None, .. } => None,
+            Body::Array(_) => Some(None),
+        }))
+    }
+
     /// Where a [`snapshot`](Self::snapshot) from stack index `from` puts the innermost open
     /// container, found in `root` (such a snapshot, or a value of the same shape), reached
     /// through the open containers as the snapshot nests them. `None` when the snapshot would
@@ -736,13 +760,10 @@ impl PartialJson {
     /// there.
     pub(crate) fn open_slot<'v>(&self, from: usize, root: &'v mut Value) -> Option<&'v mut Value> {
         let mut value = root;
-        let frames = self.stack.boxed().get(from..).filter(|f| !f.is_empty())?;
-        for pair in frames.windows(2) {
-            let [parent, _] = pair else { return None };
-            value = match &parent.body {
-                Body::Object { key: Some(k), .. } => value.as_object_mut()?.get_mut(k)?,
-                Body::Object { key: None, .. } => return None,
-                Body::Array(_) => value.as_array_mut()?.last_mut()?,
+        for step in self.open_steps(from)? {
+            value = match step? {
+                Some(k) => value.as_object_mut()?.get_mut(k)?,
+                None => value.as_array_mut()?.last_mut()?,
             };
         }
         Some(value)
@@ -800,6 +821,21 @@ impl PartialJson {
         }
         result
     }
+}
+
+/// One step into a JSON value: to the member under a key, or to the last item of a list.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Slot {
+    Key(String),
+    Last,
+}
+
+/// The value reached from `root` by `path`, if there is one.
+pub(crate) fn slot_at<'v>(root: &'v mut Value, path: &[Slot]) -> Option<&'v mut Value> {
+    path.iter().try_fold(root, |value, step| match step {
+        Slot::Key(k) => value.as_object_mut()?.get_mut(k),
+        Slot::Last => value.as_array_mut()?.last_mut(),
+    })
 }
 
 /// White space between JSON tokens.

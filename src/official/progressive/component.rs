@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::official::catalog::Version;
 
 /// Fields whose ids are swapped for placeholders while the child is missing.
-const CHILD_FIELDS: [&str; 6] = [
+pub(super) const CHILD_FIELDS: [&str; 6] = [
     "children",
     "explicitList",
     "child",
@@ -179,6 +179,47 @@ pub(super) struct Processed {
     pub(super) no_longer_missing: Vec<String>,
     /// Something in the component was rewritten.
     pub(super) rewritten: bool,
+    /// How many child ids were looked at (present or missing).
+    pub(super) calls: usize,
+}
+
+/// What [`process_component`] makes of a component whose emitted form was made before from all
+/// but its last child id, added since at the end of the list `list` of that form: `list` gains
+/// the id, or its placeholder when `present` says the child has not arrived, and the earlier
+/// placeholder and missing ids (`earlier`, of a form that was rewritten) gain it when it is new.
+/// Only when every child id the earlier form was made from is an item of `list`
+/// (`earlier.calls` of them, all strings), so that the new one is the last looked at, and
+/// nothing else changed since; `earlier` comes back, nothing changed, when the list does not
+/// show that.
+pub(super) fn append_child(
+    list: &mut Vec<Value>,
+    child: &str,
+    present: bool,
+    mut earlier: Processed,
+) -> Result<Processed, Processed> {
+    if list.len() != earlier.calls || !list.iter().all(Value::is_string) {
+        return Err(earlier);
+    }
+    earlier.calls += 1;
+    earlier.rewritten = true;
+    earlier.newly_missing.clear();
+    earlier.no_longer_missing.clear();
+    if present {
+        list.push(Value::from(child));
+        return Ok(earlier);
+    }
+    let mut pid = String::with_capacity(PLACEHOLDER_PREFIX.len() + child.len());
+    pid.push_str(PLACEHOLDER_PREFIX);
+    pid.push_str(child);
+    if !earlier.placeholders.contains(&pid) {
+        earlier.placeholders.push(pid.clone());
+    }
+    if !earlier.missing.iter().any(|m| m == child) {
+        earlier.newly_missing.push(earlier.missing.len());
+        earlier.missing.push(child.to_owned());
+    }
+    list.push(Value::String(pid));
+    Ok(earlier)
 }
 
 /// What a placeholder id starts with: a missing child `c` shows as `loading_c`, the still empty
@@ -230,6 +271,7 @@ pub(super) fn process_component(
         /// an id is made anew only when no earlier one matches), so only an id not found there
         /// is looked for among those made.
         fn child(&mut self, child: &mut String) {
+            self.made.calls += 1;
             if (self.present)(child) {
                 return;
             }

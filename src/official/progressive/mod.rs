@@ -84,14 +84,14 @@ use super::partial_json::{Body, Frame, PartialJson, Step};
 use super::validator::{truthy, Validator};
 use crate::hash::{QuickMap, QuickSet};
 
-use component::{object, PLACEHOLDER_PREFIX};
+use component::{object, CHILD_FIELDS, PLACEHOLDER_PREFIX};
 use entries::{latest_entries, wrap_entries, EntriesSoFar};
 use error::{classify, self_reference};
 pub use error::{Error, ErrorKind, Limits};
 use form::{compact_json, map_messages, Form, Out};
 use heal::{heal_component_string, heal_data_string};
 use reuse::{bound, take_back, Spare};
-use surface::{full_reach, Comp, Placeholder, Surface};
+use surface::{full_reach, Appended, Comp, Placeholder, Surface};
 use tags::{find_tag, held_back, CLOSE_TAG, OPEN_TAG};
 
 const DEFAULT_ROOT: &str = "root";
@@ -980,7 +980,7 @@ impl ProgressiveParser {
                 comp.at = cached.at;
                 comp.refs.truncate(kept);
                 comp.refs.extend(new_refs);
-                comp.stale = true;
+                comp.mark_stale();
                 comp.seq
             }
             None => {
@@ -1006,13 +1006,15 @@ impl ProgressiveParser {
                         edited: false,
                         yielded: AtomicU64::new(0),
                         text: OnceLock::new(),
+                        child_calls: 0,
+                        appended: None,
                     }),
                 );
                 // Components showing a placeholder for this id now show the real thing.
                 if let Some(users) = surface.mentioned_by.get(&id) {
                     for user in users {
                         if let Some(comp) = surface.comps.get_mut(user) {
-                            comp.stale = true;
+                            comp.mark_stale();
                         }
                         surface.touched.push(user.clone());
                     }
@@ -1248,6 +1250,18 @@ impl ProgressiveParser {
         }
         comp.stale = true;
         comp.edited = true;
+        // A list of children: its emitted form can take the id in place too.
+        let of_children = stack
+            .last()
+            .and_then(|f| f.key.as_deref())
+            .is_some_and(|k| CHILD_FIELDS.contains(&k));
+        comp.appended = of_children
+            .then(|| self.json.open_path(index))
+            .flatten()
+            .map(|path| Appended {
+                path,
+                child: new.clone(),
+            });
         if surface.touch(w.id.clone()) {
             self.queued.push(w.sid.clone());
         }
@@ -1300,7 +1314,7 @@ impl ProgressiveParser {
             }
             return false;
         }
-        comp.stale = true;
+        comp.mark_stale();
         comp.edited = true;
         if surface.touch(w.id.clone()) {
             self.queued.push(w.sid.clone());
@@ -2303,7 +2317,7 @@ mod tests {
                     "Card": {"properties": {"child": {"type": "string", "title": "ComponentId"}}}}}),
                 Value::Null,
             );
-            let (mut grown, mut appended) = (0, 0);
+            let (mut grown, mut appended, mut formed) = (0, 0, 0);
             for mode in [Emission::Official, Emission::ChangedOnly] {
                 let mut fast = ProgressiveParser::with_emission(&catalog, mode).expect("compiles");
                 let mut slow = ProgressiveParser::with_emission(&catalog, mode).expect("compiles");
@@ -2321,6 +2335,7 @@ mod tests {
                 proptest::prop_assert_eq!(slow.grown_in_place + slow.appended_in_place, 0);
                 grown += fast.grown_in_place;
                 appended += fast.appended_in_place;
+                formed += fast.surfaces.values().map(|s| s.appended_to_form).sum::<usize>();
             }
             // A text of several letters, shown (its column came first) and cut into pieces of at
             // most three bytes, grows in place.
@@ -2332,6 +2347,9 @@ mod tests {
             // id after its first in place (one that does not come with the end of the list).
             if texts.len() >= 3 && !column_last && sizes.iter().all(|&s| s < 4) {
                 proptest::prop_assert!(appended > 0);
+                // Its children are all still to come: the placeholder of each is added to the
+                // emitted form in place.
+                proptest::prop_assert!(formed > 0);
             }
         }
     }

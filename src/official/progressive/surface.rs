@@ -8,12 +8,14 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::component::{
-    assign, needs_processing, placeholder, process_component, Processed, PLACEHOLDER_PREFIX,
+    append_child, assign, needs_processing, placeholder, process_component, Processed,
+    PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
 use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Version;
+use crate::official::partial_json::{slot_at, Slot};
 use crate::official::validator::{CheckFrame, Validator, MAX_GLOBAL_DEPTH};
 
 /// Per-surface state.
@@ -53,6 +55,9 @@ pub(super) struct Surface {
     pub(super) check: CheckFrame,
     /// Its id as JSON text (made at its first component update).
     pub(super) sid_json: String,
+    /// How often an emitted form took an added child id in place (tests only).
+    #[cfg(test)]
+    pub(super) appended_to_form: usize,
 }
 
 /// A component as last seen, and what was made of it.
@@ -97,6 +102,21 @@ pub(super) struct Comp {
     /// dropped whenever `version` moves (through a shared reference, so that a step makes it in
     /// the same look-up that picks the component).
     pub(super) text: OnceLock<String>,
+    /// How many child ids the emitted form was made from (see [`Processed::calls`]).
+    pub(super) child_calls: usize,
+    /// The child id added in place since the last refresh, when that is all that changed (see
+    /// [`Appended`]).
+    pub(super) appended: Option<Appended>,
+}
+
+/// A child id added at the end of a list of children of a stored component, in place (see
+/// `ProgressiveParser::append_in_place`): the next refresh brings the emitted form up to date
+/// there ([`append_child`]) instead of making it again.
+#[derive(Debug)]
+pub(super) struct Appended {
+    /// Where the list is in the component (and in its emitted form).
+    pub(super) path: Vec<Slot>,
+    pub(super) child: String,
 }
 
 impl Comp {
@@ -108,6 +128,12 @@ impl Comp {
     /// The emitted form as JSON text, made if it is not made yet for this `version`.
     pub(super) fn text(&self) -> &str {
         self.text.get_or_init(|| compact_json(self.emitted()))
+    }
+
+    /// Something changed that the next refresh looks at whole.
+    pub(super) fn mark_stale(&mut self) {
+        self.stale = true;
+        self.appended = None;
     }
 
     /// The emitted form changed: a new `version`, whose text is made when asked for.
@@ -237,7 +263,7 @@ impl Surface {
         }
         for (other, c) in self.comps.iter_mut() {
             if c.refs.iter().any(|r| r == id) {
-                c.stale = true;
+                c.mark_stale();
                 self.touched.push(other.clone());
             }
         }
@@ -371,6 +397,45 @@ impl Surface {
         stack.push((id, depth, refs, 0));
     }
 
+    /// The emitted form of `id` taken out and brought up to date in place for the child id
+    /// `appended` says was added ([`append_child`]), with what was made of it; `earlier` (what
+    /// was made of the form before) comes back when there is nothing to go on or the form has to
+    /// be made again.
+    fn append_to_form(
+        &mut self,
+        id: &str,
+        appended: Option<Appended>,
+        earlier: Processed,
+    ) -> Result<(Value, Processed), Processed> {
+        let Some(Appended { path, child }) = appended else {
+            return Err(earlier);
+        };
+        let present = self.comps.contains_key(&child);
+        let Some(comp) = self.comps.get_mut(id) else {
+            return Err(earlier);
+        };
+        let Some(mut form) = comp.processed.take() else {
+            return Err(earlier);
+        };
+        let made = match slot_at(&mut form, &path).and_then(Value::as_array_mut) {
+            Some(list) => append_child(list, &child, present, earlier),
+            None => Err(earlier),
+        };
+        match made {
+            Ok(made) => {
+                #[cfg(test)]
+                {
+                    self.appended_to_form += 1;
+                }
+                Ok((form, made))
+            }
+            Err(earlier) => {
+                comp.processed = Some(form);
+                Err(earlier)
+            }
+        }
+    }
+
     /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
     /// the catalog when it changed.
     pub(super) fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
@@ -386,6 +451,8 @@ impl Surface {
             let same = !edited && comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
             comp.processed = None;
             comp.stale = false;
+            comp.appended = None;
+            comp.child_calls = 0;
             comp.placeholders.clear();
             comp.shown.clear();
             let old_missing = std::mem::take(&mut comp.missing);
@@ -410,22 +477,37 @@ impl Surface {
         let earlier = Processed {
             placeholders: std::mem::take(&mut comp.placeholders),
             missing: std::mem::take(&mut comp.missing),
+            calls: comp.child_calls,
             ..Processed::default()
         };
-        // The new form is made in the buffer of a form made before, reusing its allocations.
-        let mut processed = comp.spare.take().unwrap_or(Value::Null);
+        let appended = comp.appended.take().filter(|_| edited);
+        let (processed, made) = match self.append_to_form(id, appended, earlier) {
+            Ok(done) => done,
+            Err(earlier) => {
+                // The new form is made in the buffer of a form made before, reusing its
+                // allocations.
+                let Some(comp) = self.comps.get_mut(id) else {
+                    return;
+                };
+                let mut processed = comp.spare.take().unwrap_or(Value::Null);
+                let Some(comp) = self.comps.get(id) else {
+                    return;
+                };
+                assign(&mut processed, &comp.value);
+                let comps = &self.comps;
+                let made = process_component(
+                    &mut processed,
+                    &comp.open_lists,
+                    |child| comps.contains_key(child),
+                    version,
+                    earlier,
+                );
+                (processed, made)
+            }
+        };
         let Some(comp) = self.comps.get(id) else {
             return;
         };
-        assign(&mut processed, &comp.value);
-        let comps = &self.comps;
-        let made = process_component(
-            &mut processed,
-            &comp.open_lists,
-            |child| comps.contains_key(child),
-            version,
-            earlier,
-        );
         let rewritten = made.rewritten;
         let last = if comp.version == 0 || edited {
             None
@@ -462,6 +544,7 @@ impl Surface {
             missing,
             newly_missing,
             no_longer_missing,
+            calls,
             ..
         } = made;
         let mut shown = Vec::with_capacity(placeholders.len());
@@ -504,6 +587,7 @@ impl Surface {
             comp.placeholders = placeholders;
             comp.shown = shown;
             comp.missing = missing;
+            comp.child_calls = calls;
             match processed {
                 Some(processed) => {
                     debug_assert_eq!(rewritten, processed != comp.value);
@@ -512,7 +596,10 @@ impl Surface {
                     } else {
                         (None, Some(processed))
                     };
-                    comp.spare = std::mem::replace(&mut comp.processed, kept).or(spare);
+                    let unused = std::mem::replace(&mut comp.processed, kept).or(spare);
+                    if unused.is_some() {
+                        comp.spare = unused;
+                    }
                     comp.bump();
                 }
                 None => {
