@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::{ValidationError, DEFAULT_ROOT, MAX_GLOBAL_DEPTH};
-use crate::hash::{QuickMap, QuickSet};
+use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Catalog;
 
 /// The root component id of surface `surface_id` as `messages` declare it: the `root` of its
@@ -81,7 +81,8 @@ pub fn check_components(
     components: &[Value],
     skip_root_check: bool,
 ) -> Result<(), ValidationError> {
-    let mut ids: QuickSet<Cow<'_, str>> = QuickSet::default();
+    let mut ids: QuickSet<Cow<'_, str>> =
+        QuickSet::with_capacity_and_hasher(components.len(), QuickState::default());
     for comp in components {
         if let Some(id) = id_cow(comp) {
             if ids.contains(&id) {
@@ -169,7 +170,8 @@ struct Graph<'v> {
 impl<'v> Graph<'v> {
     /// Fails on the first component that refers to itself.
     fn new(catalog: &Catalog, components: &'v [Value]) -> Result<Graph<'v>, ValidationError> {
-        let mut adjacency: QuickMap<Cow<'v, str>, Vec<&'v str>> = QuickMap::default();
+        let mut adjacency: QuickMap<Cow<'v, str>, Vec<&'v str>> =
+            QuickMap::with_capacity_and_hasher(components.len(), QuickState::default());
         for comp in components {
             let Some(id) = id_cow(comp) else {
                 continue;
@@ -201,9 +203,10 @@ impl<'v> Graph<'v> {
         root_id: Option<&str>,
         raise_on_orphans: bool,
     ) -> Result<QuickSet<&str>, ValidationError> {
+        let room = self.adjacency.len();
         let mut walk = Walk {
             adjacency: &self.adjacency,
-            visited: QuickSet::default(),
+            visited: QuickSet::with_capacity_and_hasher(room, QuickState::default()),
             on_path: QuickSet::default(),
         };
         match root_id {
