@@ -214,8 +214,8 @@ pub struct ProgressiveParser {
     entries: EntriesSoFar,
     /// The component being written, as last stored from a look at it (see [`Writing`]).
     writing: Writing,
-    /// Cut strings may grow in place (see [`Writing`]); off only to test that path against
-    /// making a snapshot every time.
+    /// Cut strings and lists of children may grow in place (see [`Writing`]); off only to test
+    /// those paths against making a snapshot every time.
     in_place: bool,
     /// Messages handed back by the caller ([`ProgressiveParser::process_chunk_into`]) or
     /// replaced within a step, to be written over by the next ones made.
@@ -230,7 +230,8 @@ pub struct ProgressiveParser {
 
 /// The component being written, stored from the builder's stack when its [`PartialJson::shape`]
 /// was `shape`: while the shape stands still, only its cut string grew, and the stored
-/// component is brought up to date in place rather than copied from the stack again.
+/// component is brought up to date in place rather than copied from the stack again; likewise
+/// while the list it was writing only gains strings (see [`Writing::list`]).
 ///
 /// Kept from one component to the next, so that its strings are allocated once.
 #[derive(Debug, Default)]
