@@ -759,14 +759,7 @@ impl PartialJson {
     /// not hold it (an open container sits where no key is pending) or `root` has nothing
     /// there.
     pub(crate) fn open_slot<'v>(&self, from: usize, root: &'v mut Value) -> Option<&'v mut Value> {
-        let mut value = root;
-        for step in self.open_steps(from)? {
-            value = match step? {
-                Some(k) => value.as_object_mut()?.get_mut(k)?,
-                None => value.as_array_mut()?.last_mut()?,
-            };
-        }
-        Some(value)
+        follow(root, self.open_steps(from)?)
     }
 
     /// The value the container at stack index `from` would have if the stream stopped now, with
@@ -832,10 +825,29 @@ pub(crate) enum Slot {
 
 /// The value reached from `root` by `path`, if there is one.
 pub(crate) fn slot_at<'v>(root: &'v mut Value, path: &[Slot]) -> Option<&'v mut Value> {
-    path.iter().try_fold(root, |value, step| match step {
-        Slot::Key(k) => value.as_object_mut()?.get_mut(k),
-        Slot::Last => value.as_array_mut()?.last_mut(),
-    })
+    follow(
+        root,
+        path.iter().map(|step| match step {
+            Slot::Key(k) => Some(Some(k.as_str())),
+            Slot::Last => Some(None),
+        }),
+    )
+}
+
+/// The value reached from `root` by `steps`, each under a key (`Some`) or to the last item of a
+/// list (`None`); `None` when a step is `None` or leads nowhere.
+fn follow<'v, 'k>(
+    root: &'v mut Value,
+    steps: impl Iterator<Item = Option<Option<&'k str>>>,
+) -> Option<&'v mut Value> {
+    let mut value = root;
+    for step in steps {
+        value = match step? {
+            Some(k) => value.as_object_mut()?.get_mut(k)?,
+            None => value.as_array_mut()?.last_mut()?,
+        };
+    }
+    Some(value)
 }
 
 /// White space between JSON tokens.

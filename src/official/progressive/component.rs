@@ -208,9 +208,7 @@ pub(super) fn append_child(
         list.push(Value::from(child));
         return Ok(earlier);
     }
-    let mut pid = String::with_capacity(PLACEHOLDER_PREFIX.len() + child.len());
-    pid.push_str(PLACEHOLDER_PREFIX);
-    pid.push_str(child);
+    let pid = placeholder_id(child);
     if !earlier.placeholders.contains(&pid) {
         earlier.placeholders.push(pid.clone());
     }
@@ -225,6 +223,14 @@ pub(super) fn append_child(
 /// What a placeholder id starts with: a missing child `c` shows as `loading_c`, the still empty
 /// open list of component `p` as `loading_children_p`.
 pub(super) const PLACEHOLDER_PREFIX: &str = "loading_";
+
+/// The placeholder id of `child`: [`PLACEHOLDER_PREFIX`] and the child's id.
+fn placeholder_id(child: &str) -> String {
+    let mut pid = String::with_capacity(PLACEHOLDER_PREFIX.len() + child.len());
+    pid.push_str(PLACEHOLDER_PREFIX);
+    pid.push_str(child);
+    pid
+}
 
 /// Whether `pid` is the placeholder id of `child` ([`PLACEHOLDER_PREFIX`] and the child's id).
 fn is_placeholder_of(pid: &str, child: &str) -> bool {
@@ -284,10 +290,7 @@ pub(super) fn process_component(
                         .iter()
                         .any(|p| is_placeholder_of(p, child))
                     {
-                        let mut pid = String::with_capacity(PLACEHOLDER_PREFIX.len() + child.len());
-                        pid.push_str(PLACEHOLDER_PREFIX);
-                        pid.push_str(child);
-                        made.placeholders.push(pid);
+                        made.placeholders.push(placeholder_id(child));
                     }
                 }
             }

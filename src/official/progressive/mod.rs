@@ -1623,35 +1623,33 @@ impl ProgressiveParser {
                     .get_mut(kind)
                     .and_then(|p| p.get_mut("components"))
                     .and_then(Value::as_array_mut);
-                for comp in list.into_iter().flatten() {
-                    let Some(id) = comp.get("id").and_then(Value::as_str) else {
-                        continue;
-                    };
-                    let stored = self.surfaces.get(&sid).and_then(|s| s.comps.get(id));
-                    // Storing it again would change nothing (see `store_component`).
-                    if stored.is_some_and(|c| c.value == *comp && c.open_lists.is_empty()) {
-                        continue;
+                if let Some(list) = list {
+                    for comp in list.iter_mut() {
+                        let Some(id) = comp.get("id").and_then(Value::as_str) else {
+                            continue;
+                        };
+                        let stored = self.surfaces.get(&sid).and_then(|s| s.comps.get(id));
+                        // Storing it again would change nothing (see `store_component`).
+                        if stored.is_some_and(|c| c.value == *comp && c.open_lists.is_empty()) {
+                            continue;
+                        }
+                        // Each was taken as it closed, where it began; one that was not is
+                        // placed where its message begins.
+                        let cached = Cached {
+                            at: stored.map_or(at, |c| c.at),
+                            value: comp.take(),
+                            open_lists: Vec::new(),
+                        };
+                        self.store_component(&sid, cached);
                     }
-                    // Each was taken as it closed, where it began; one that was not is placed
-                    // where its message begins.
-                    let cached = Cached {
-                        at: stored.map_or(at, |c| c.at),
-                        value: comp.take(),
-                        open_lists: Vec::new(),
-                    };
-                    self.store_component(&sid, cached);
+                    if started && !M::TEXT {
+                        // What is left of the message is written over by the update it brings,
+                        // whose components come in the order of their ids.
+                        list.sort_by(|a, b| id_order(a).cmp(&id_order(b)));
+                    }
                 }
                 if started {
                     if !M::TEXT {
-                        // What is left of the message is written over by the update it brings,
-                        // whose components come in the order of their ids.
-                        let list = msg
-                            .get_mut(kind)
-                            .and_then(|p| p.get_mut("components"))
-                            .and_then(Value::as_array_mut);
-                        if let Some(list) = list {
-                            list.sort_by(|a, b| id_order(a).cmp(&id_order(b)));
-                        }
                         out.spare.extend(M::spare_tree(msg));
                     }
                     self.flush_surface(&sid, true, out)?;

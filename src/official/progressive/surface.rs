@@ -481,15 +481,12 @@ impl Surface {
             ..Processed::default()
         };
         let appended = comp.appended.take().filter(|_| edited);
+        // A form made before and no longer needed: a new form is made in its buffer.
+        let mut spare_form = comp.spare.take();
         let (processed, made) = match self.append_to_form(id, appended, earlier) {
             Ok(done) => done,
             Err(earlier) => {
-                // The new form is made in the buffer of a form made before, reusing its
-                // allocations.
-                let Some(comp) = self.comps.get_mut(id) else {
-                    return;
-                };
-                let mut processed = comp.spare.take().unwrap_or(Value::Null);
+                let mut processed = spare_form.take().unwrap_or(Value::Null);
                 let Some(comp) = self.comps.get(id) else {
                     return;
                 };
@@ -596,14 +593,13 @@ impl Surface {
                     } else {
                         (None, Some(processed))
                     };
-                    let unused = std::mem::replace(&mut comp.processed, kept).or(spare);
-                    if unused.is_some() {
-                        comp.spare = unused;
-                    }
+                    comp.spare = std::mem::replace(&mut comp.processed, kept)
+                        .or(spare)
+                        .or(spare_form);
                     comp.bump();
                 }
                 None => {
-                    comp.spare = spare;
+                    comp.spare = spare.or(spare_form);
                     // Unchanged: keep the form, unless it is the component itself.
                     if comp.processed.as_ref() == Some(&comp.value) {
                         comp.spare = comp.processed.take();
