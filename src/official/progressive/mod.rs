@@ -80,6 +80,7 @@ use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
 use super::data_delta::{pointer, value_at, Seg, Walk};
+use super::find::find_byte;
 use super::partial_json::{Body, Frame, PartialJson, Step};
 use super::validator::{truthy, Validator};
 use crate::hash::{QuickMap, QuickSet};
@@ -656,6 +657,16 @@ impl ProgressiveParser {
             let carried = std::mem::take(&mut self.carried);
             out.parts.extend(map_messages(carried, M::from_text));
         }
+        if self.in_block && self.held.is_empty() && find_byte(b'<', chunk.as_bytes()).is_none() {
+            // Block text with no tag in it, nor the start of one: all of it is JSON.
+            let at = self.fed;
+            self.fed = self.fed.saturating_add(chunk.len() as u64);
+            if let Err((e, used)) = self.json_text(chunk, at, &mut out) {
+                return Err(self.stop(e, chunk.get(used..).unwrap_or_default(), out));
+            }
+            self.keep_spare(out.spare);
+            return Ok(out.parts);
+        }
         let held = std::mem::take(&mut self.held);
         // Where `buffer` starts in the response.
         let start = self.fed.saturating_sub(held.len() as u64);
@@ -810,7 +821,7 @@ impl ProgressiveParser {
             }
             match step {
                 Step::Nothing => {
-                    if c == '"' || c.is_ascii_digit() {
+                    if self.current.surface.is_none() && (c == '"' || c.is_ascii_digit()) {
                         self.notice_surface_id();
                     }
                 }
