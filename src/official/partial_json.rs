@@ -303,6 +303,7 @@ impl PartialJson {
     /// shown while it trails). Returns false, taking nothing, otherwise, and also when `text`
     /// holds a `<` (a tag may start there: the caller looks). The same as feeding those
     /// characters one by one, which would leave [`PartialJson::dirty`] alone.
+    #[inline]
     pub(crate) fn absorb_quiet(&mut self, text: &str) -> bool {
         if self.stack.is_empty() || self.dirty {
             return false;
@@ -331,7 +332,7 @@ impl PartialJson {
     /// in any run of plain string characters there (see [`feed_string_run`](Self::feed_string_run))
     /// and passing over white space between tokens (which [`feed`](Self::feed) ignores).
     /// `None` when `rest` is used up.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_char(&mut self, rest: &mut &str) -> Option<char> {
         loop {
             let &first = rest.as_bytes().first()?;
