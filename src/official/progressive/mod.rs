@@ -883,11 +883,10 @@ impl ProgressiveParser {
         Ok(())
     }
 
-    /// Picks up the `surfaceId` of the message being written as soon as it is complete.
+    /// Picks up the `surfaceId` of the message being written as soon as it is complete. Called
+    /// only while that surface is not known yet (the caller looks, in line, before calling).
     fn notice_surface_id(&mut self) {
-        if self.current.surface.is_some() {
-            return;
-        }
+        debug_assert!(self.current.surface.is_none());
         let payload = self.json.stack.get(2);
         let sid = match payload {
             Some(Frame {
