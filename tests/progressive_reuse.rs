@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::progressive::{chunks, restaurant_responses, shared, streaming_suite, written, MODES};
+use support::chunks::chunks;
+use support::progressive::{restaurant_responses, shared, streaming_suite, written, MODES};
 
 /// What the caller hands back before a step.
 #[derive(Debug, Clone)]

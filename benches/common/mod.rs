@@ -56,19 +56,12 @@ pub fn repeated(body: &str, times: usize) -> String {
         .join("\n")
 }
 
+#[path = "../../tests/support/chunks.rs"]
+mod chunking;
+
 /// `text` in chunks of [`CHUNK`] bytes (longer where a character would be cut).
 pub fn chunks(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + CHUNK).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
+    chunking::chunks(text, CHUNK)
 }
 
 /// One response as a server handles it: every chunk fed to a new parser sharing `validator`, and

@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// Fixed-size chunks of a text.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod chunks;
+
 /// What the progressive-parser tests share.
 #[cfg(feature = "official")]
 pub mod progressive;

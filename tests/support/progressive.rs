@@ -1,5 +1,5 @@
 //! What the progressive-parser tests share: the restaurant-finder examples as responses, the
-//! cases of the official streaming suite, fixed-size chunks, and the text form of a part.
+//! cases of the official streaming suite, and the text form of a part.
 #![allow(dead_code)] // not every test file that includes this module needs all of it
 
 use std::path::{Path, PathBuf};
@@ -73,19 +73,4 @@ pub fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String
             (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
         })
         .collect()
-}
-
-/// `text` in chunks of `size` bytes (longer where a character would be cut).
-pub fn chunks(text: &str, size: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
 }
