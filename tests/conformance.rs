@@ -26,21 +26,21 @@ fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
     let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
     for (name, result) in &failed {
         if let Err(why) = result {
-            println!("FAIL {suite} {name}: {why}");
+            support::say(&format!("FAIL {suite} {name}: {why}"));
         }
     }
-    println!(
+    support::say(&format!(
         "{suite}: {} passed, {} failed",
         results.len() - failed.len(),
         failed.len()
-    );
+    ));
     failed.len()
 }
 
 #[test]
 fn official_conformance_suites() {
     let Some(dir) = conformance_dir() else {
-        println!("skipping conformance suites: ../shared/a2ui/conformance not found");
+        support::say("skipping conformance suites: ../shared/a2ui/conformance not found");
         return;
     };
     let streaming = streaming_suite::run(&dir);

@@ -45,7 +45,7 @@ fn basic(shared: &Path, version: Version) -> Validator {
 #[test]
 fn restaurant_examples_validate_against_basic_catalogs() {
     let Some(shared) = shared_dir() else {
-        println!("skipping: ../shared/a2ui not found");
+        support::say("skipping: ../shared/a2ui not found");
         return;
     };
     // The v0.8 examples use properties the strict v0.8 schema closes off (the reference
@@ -73,7 +73,7 @@ fn restaurant_examples_validate_against_basic_catalogs() {
 #[test]
 fn v09_catalog_examples_validate() {
     let Some(shared) = shared_dir() else {
-        println!("skipping: ../shared/a2ui not found");
+        support::say("skipping: ../shared/a2ui not found");
         return;
     };
     let validator = basic(&shared, Version::V09);
@@ -94,7 +94,7 @@ fn v09_catalog_examples_validate() {
 #[test]
 fn broken_restaurant_ui_is_rejected() {
     let Some(shared) = shared_dir() else {
-        println!("skipping: ../shared/a2ui not found");
+        support::say("skipping: ../shared/a2ui not found");
         return;
     };
     let validator = basic(&shared, Version::V09);

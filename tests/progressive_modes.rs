@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
@@ -272,7 +272,7 @@ fn same_as_text(
 #[test]
 fn both_modes_show_the_same_on_the_restaurant_examples() {
     let Some(shared) = shared() else {
-        println!("skipping mode comparison: ../shared/a2ui not found");
+        support::say("skipping mode comparison: ../shared/a2ui not found");
         return;
     };
     for (name, validator, text) in restaurant_responses(&shared) {
@@ -374,7 +374,7 @@ fn ends_alike(catalog: &Catalog, cut: &(String, Screen), whole: &(String, Screen
 #[test]
 fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() {
     let Some(shared) = shared() else {
-        println!("skipping chunking comparison: ../shared/a2ui not found");
+        support::say("skipping chunking comparison: ../shared/a2ui not found");
         return;
     };
     for (name, validator, text) in restaurant_responses(&shared) {
@@ -411,7 +411,8 @@ proptest! {
         official in any::<bool>(),
     ) {
         let Some(shared) = shared() else {
-            println!("skipping comparison on random cuts: ../shared/a2ui not found");
+            static SAID: Once = Once::new();
+            support::say_once(&SAID, "skipping comparison on random cuts: ../shared/a2ui not found");
             return Ok(());
         };
         let responses = restaurant_responses(&shared);
@@ -443,7 +444,7 @@ const PARTIAL_STAYS: [&str; 3] = [
 #[test]
 fn the_streaming_suite_inputs_show_the_same_in_both_modes_and_end_the_same_on_any_cuts() {
     let Some(shared) = shared() else {
-        println!("skipping comparisons on the suite's inputs: ../shared/a2ui not found");
+        support::say("skipping comparisons on the suite's inputs: ../shared/a2ui not found");
         return;
     };
     let (mut both_modes, mut compared) = (0, 0);
@@ -561,7 +562,7 @@ fn official_steps(validator: &Arc<Validator>, pieces: &[&str]) -> Steps {
 #[test]
 fn kept_data_entries_send_what_checking_whole_updates_sends() {
     let Some(shared) = shared() else {
-        println!("skipping kept-entries comparison: ../shared/a2ui not found");
+        support::say("skipping kept-entries comparison: ../shared/a2ui not found");
         return;
     };
     let mut responses: Vec<(String, Arc<Validator>, String)> = restaurant_responses(&shared)
@@ -609,7 +610,7 @@ fn kept_data_entries_send_what_checking_whole_updates_sends() {
 #[test]
 fn a_growing_text_is_checked_again_when_the_catalog_tells_texts_apart() {
     let Some(shared) = shared() else {
-        println!("skipping growing-text comparison: ../shared/a2ui not found");
+        support::say("skipping growing-text comparison: ../shared/a2ui not found");
         return;
     };
     let responses: Vec<(String, Arc<Validator>, String)> = restaurant_responses(&shared)

@@ -10,7 +10,7 @@
 //! (or `$A2UI_SHARED/a2ui`); without it each test prints one line and returns.
 #![cfg(feature = "official")]
 
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 
 use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
@@ -130,7 +130,7 @@ fn junk() -> Vec<ResponsePart> {
 #[test]
 fn written_over_the_step_before_the_examples_come_out_the_same_in_any_chunk_size() {
     let Some(shared) = shared() else {
-        println!("skipping comparisons written over: ../shared/a2ui not found");
+        support::say("skipping comparisons written over: ../shared/a2ui not found");
         return;
     };
     let responses = restaurant_responses(&shared);
@@ -150,7 +150,7 @@ fn written_over_the_step_before_the_examples_come_out_the_same_in_any_chunk_size
 #[test]
 fn whatever_is_handed_back_the_examples_come_out_the_same() {
     let Some(shared) = shared() else {
-        println!("skipping comparisons written over: ../shared/a2ui not found");
+        support::say("skipping comparisons written over: ../shared/a2ui not found");
         return;
     };
     let responses = restaurant_responses(&shared);
@@ -183,8 +183,8 @@ fn whatever_is_handed_back_the_examples_come_out_the_same() {
 #[test]
 fn the_streaming_suite_inputs_come_out_the_same_written_over() {
     let Some(shared) = shared() else {
-        println!(
-            "skipping comparisons written over on the suite's inputs: ../shared/a2ui not found"
+        support::say(
+            "skipping comparisons written over on the suite's inputs: ../shared/a2ui not found",
         );
         return;
     };
@@ -261,7 +261,8 @@ proptest! {
         handed in prop::collection::vec(prop::option::of(parts()), 1..8),
     ) {
         let Some(shared) = shared() else {
-            println!("skipping comparisons written over on random cuts: ../shared/a2ui not found");
+            static SAID: Once = Once::new();
+            support::say_once(&SAID, "skipping comparisons written over on random cuts: ../shared/a2ui not found");
             return Ok(());
         };
         let responses = restaurant_responses(&shared);

@@ -34,6 +34,7 @@ use futures::StreamExt;
 use llm::{Agent, ModelConfig};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -497,7 +498,9 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
     let spec = official::spec_dir();
     let validators = official::Official::load_from(&spec);
     if !validators.has(Version::V09) {
-        println!(
+        // Written past the test harness, which keeps back what `println!` prints.
+        let _ = writeln!(
+            std::io::stdout().lock(),
             "skipped: A2UI spec not found at {} (set A2UI_SPEC_DIR)",
             spec.display()
         );

@@ -1,5 +1,6 @@
 //! Shared by the integration tests: where the A2UI project's data lives.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Fixed-size chunks of a text.
@@ -9,6 +10,22 @@ pub mod chunks;
 /// What the progressive-parser tests share.
 #[cfg(feature = "official")]
 pub mod progressive;
+
+/// Prints one line where `cargo test` shows it. The test harness keeps back what `println!`
+/// prints unless the test fails; a line written to the standard output directly goes past it,
+/// so a skipped test says that it skipped, and a suite its tally, in every run.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // Nothing to do when the standard output is gone.
+    let _ = writeln!(out, "{line}");
+}
+
+/// [`say`] once per `once`: for a skip inside a property test, whose body runs once per case.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn say_once(once: &std::sync::Once, line: &str) {
+    once.call_once(|| say(line));
+}
 
 /// The shared data folder — `$A2UI_SHARED`, else `../shared` beside the crate — when it holds
 /// `a2ui/`. Tests that need it print one line and skip when this is `None`.
@@ -25,7 +42,7 @@ pub fn shared_root() -> Option<PathBuf> {
 pub fn a2ui_or_skip() -> Option<PathBuf> {
     let a2ui = shared_root().map(|root| root.join("a2ui"));
     if a2ui.is_none() {
-        println!("skipped: the shared A2UI data (../shared/a2ui) was not found; set A2UI_SHARED to the folder that holds it");
+        say("skipped: the shared A2UI data (../shared/a2ui) was not found; set A2UI_SHARED to the folder that holds it");
     }
     a2ui
 }
