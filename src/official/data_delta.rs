@@ -9,8 +9,6 @@
 //! per visit is proportional to what was written since the last one. A container seen for the
 //! first time is compared whole, which also notices that it replaces something larger.
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value};
 
 use super::partial_json::{Body, Frame, PartialJson};
@@ -46,6 +44,9 @@ pub(crate) struct Walk<'a> {
     pub(crate) keep_changes: bool,
     /// How many values were found to differ.
     pub(crate) changed: usize,
+    /// The cut string in progress as [`PartialJson::cut_string`] gives it with `heal`, when the
+    /// walk looked at it (`Some(None)`: nothing shown), for [`PartialJson::snapshot_with`].
+    pub(crate) cut: Option<Option<String>>,
 }
 
 /// The value at `path` in the emitted tree.
@@ -74,12 +75,35 @@ fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> 
 
 /// Puts `value` at `path`, making the containers on the way what the path needs.
 fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
-    let Some((Seg::Key(first), rest)) = path.split_first() else {
-        return;
+    if let Some(slot) = slot_at(emitted, path) {
+        *slot = value;
+    }
+}
+
+/// The member `key` of the object at `path` (the top when `path` is empty), made as by [`set`]
+/// (`null` when it is new).
+fn slot_under<'m>(
+    emitted: &'m mut Map<String, Value>,
+    path: &[Seg],
+    key: &str,
+) -> Option<&'m mut Value> {
+    if path.is_empty() {
+        return member_slot(emitted, key);
+    }
+    let slot = slot_at(emitted, path)?;
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    member_slot(slot.as_object_mut()?, key)
+}
+
+/// The place at `path`, making the containers on the way what the path needs (`null` when it
+/// is new); `None` for a path that does not start with a key.
+fn slot_at<'m>(emitted: &'m mut Map<String, Value>, path: &[Seg]) -> Option<&'m mut Value> {
+    let (Seg::Key(first), rest) = path.split_first()? else {
+        return None;
     };
-    let Some(mut slot) = member_slot(emitted, first) else {
-        return;
-    };
+    let mut slot = member_slot(emitted, first)?;
     for seg in rest {
         slot = match seg {
             Seg::Key(k) => {
@@ -87,11 +111,8 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                     *slot = Value::Object(Map::new());
                 }
                 match slot {
-                    Value::Object(m) => match member_slot(m, k) {
-                        Some(v) => v,
-                        None => return,
-                    },
-                    _ => return,
+                    Value::Object(m) => member_slot(m, k)?,
+                    _ => return None,
                 }
             }
             Seg::Index(i) => {
@@ -103,24 +124,21 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                         if a.len() <= *i {
                             a.resize(*i + 1, Value::Null);
                         }
-                        match a.get_mut(*i) {
-                            Some(v) => v,
-                            None => return,
-                        }
+                        a.get_mut(*i)?
                     }
-                    _ => return,
+                    _ => return None,
                 }
             }
         };
     }
-    *slot = value;
+    Some(slot)
 }
 
 /// The member `key` of `map`, made `null` first when it is missing (a key met before is not
 /// copied again).
-fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &String) -> Option<&'m mut Value> {
+fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
     if !map.contains_key(key) {
-        map.insert(key.clone(), Value::Null);
+        map.insert(key.to_owned(), Value::Null);
     }
     map.get_mut(key)
 }
@@ -248,18 +266,11 @@ impl Walk<'_> {
             return;
         };
         frame.visited = true;
-        let start = frame.seen;
-        let closed: Vec<Value> = match &frame.body {
-            Body::Array(items) => {
-                frame.seen = items.len();
-                items
-                    .get(start..)
-                    .map(<[Value]>::to_vec)
-                    .unwrap_or_default()
-            }
-            Body::Object { .. } => return,
+        let Body::Array(items) = &frame.body else {
+            return;
         };
-        for entry in &closed {
+        let start = std::mem::replace(&mut frame.seen, items.len());
+        for entry in items.get(start..).unwrap_or_default() {
             self.closed_entry(entry, path);
         }
         // The entry being written: its key, and its value as far as it can be shown (a
@@ -281,25 +292,46 @@ impl Walk<'_> {
         else {
             return;
         };
-        let mut cut = if open == top {
+        let cut = if open == top {
             json.cut_string(self.heal)
         } else {
             None
         };
+        // The first scalar field: a finished value, or `None` for the cut string.
         let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
-            Some(v) => Some(Cow::Borrowed(v)),
-            None => cut
-                .take_if(|(k, _)| k == f)
-                .map(|(_, text)| Cow::Owned(Value::String(text))),
+            Some(v) => Some(Some(v)),
+            None => cut.as_ref().filter(|(k, _)| k == f).map(|_| None),
         });
-        if let Some(value) = scalar.filter(|v| !v.is_null()) {
-            // Usually unchanged since the last visit: then nothing is copied.
-            if value_under(self.emitted, path, key) != Some(&*value) {
-                path.push(Seg::Key(key.to_owned()));
-                let entry = self.entry_as_written(json, open);
-                self.put(path, value.into_owned(), entry);
-                path.pop();
+        // Usually unchanged since the last visit: then nothing is copied.
+        let written = match (scalar, &cut) {
+            (Some(Some(value)), _) if !value.is_null() => {
+                if value_under(self.emitted, path, key) != Some(value) {
+                    self.put_under(json, open, path, key, |slot| *slot = value.clone());
+                }
+                true
             }
+            (Some(None), Some((_, text))) => {
+                let same = matches!(
+                    value_under(self.emitted, path, key),
+                    Some(Value::String(s)) if s == text
+                );
+                if !same {
+                    self.put_under(json, open, path, key, |slot| match slot {
+                        Value::String(s) => {
+                            s.clear();
+                            s.push_str(text);
+                        }
+                        other => *other = Value::String(text.clone()),
+                    });
+                }
+                true
+            }
+            _ => false,
+        };
+        if open == top {
+            self.cut = Some(cut.map(|(_, text)| text));
+        }
+        if written {
             return;
         }
         path.push(Seg::Key(key.to_owned()));
@@ -337,6 +369,32 @@ impl Walk<'_> {
             _ => {}
         }
         path.pop();
+    }
+
+    /// Records the value of the entry being written at `stack[open]` under `key` of the map at
+    /// `path`, where it is known to differ from what was emitted: `write` puts it in its place
+    /// (which holds what was emitted there, or `null`).
+    fn put_under(
+        &mut self,
+        json: &PartialJson,
+        open: usize,
+        path: &mut Vec<Seg>,
+        key: &str,
+        write: impl FnOnce(&mut Value),
+    ) {
+        let entry = self.entry_as_written(json, open);
+        if let Some(slot) = slot_under(self.emitted, path, key) {
+            write(slot);
+        }
+        self.changed += 1;
+        if self.keep_changes {
+            path.push(Seg::Key(key.to_owned()));
+            self.changes.push(Change {
+                path: path.clone(),
+                entry,
+            });
+            path.pop();
+        }
     }
 
     /// The open entry at `stack[open]` as written so far, pruned, when entries are wanted.
@@ -595,6 +653,7 @@ mod tests {
             want_entries: true,
             keep_changes: true,
             changed: 0,
+            cut: None,
         };
         if entries {
             w.message(p, "dataModelUpdate", "contents", true);
@@ -648,6 +707,7 @@ mod tests {
                     want_entries: false,
                     keep_changes: true,
                     changed: 0,
+                    cut: None,
                 };
                 w.message(&mut kept, "dataModelUpdate", "contents", true);
                 let kept_changes = w.changes.len();
@@ -659,6 +719,7 @@ mod tests {
                     want_entries: false,
                     keep_changes: false,
                     changed: 0,
+                    cut: None,
                 };
                 w.message(&mut counted, "dataModelUpdate", "contents", true);
                 assert!(w.changes.is_empty());

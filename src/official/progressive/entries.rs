@@ -49,18 +49,19 @@ struct Entry {
 }
 
 impl EntriesSoFar {
-    /// The update that sends every entry so far of the `contents` list at `json.stack[index]`
-    /// (the latest entry per key, pruned, as [`latest_entries`] picks them), or `None` when the
-    /// catalog rejects it. Only entries finished since the last call, and the one being written,
-    /// are looked at; the validator must check entries apart
-    /// ([`Validator::checks_entries_apart`]).
+    /// The update of surface `sid` at `path` that sends every entry so far of the `contents`
+    /// list at `json.stack[index]` (the latest entry per key, pruned, as [`latest_entries`]
+    /// picks them), or `None` when the catalog rejects it. Only entries finished since the last
+    /// call, and the one being written, are looked at; the validator must check entries apart
+    /// ([`Validator::checks_entries_apart`]). `cut` is the cut string in progress as
+    /// [`PartialJson::cut_string`] gives it with [`heal_data_string`], when the caller knows it.
     pub(super) fn update<M: Form>(
         &mut self,
         json: &PartialJson,
         index: usize,
         validator: &Validator,
-        sid: &str,
-        path: Option<&Value>,
+        (sid, path): (&str, Option<&Value>),
+        cut: Option<Option<String>>,
         spare: &mut Vec<M>,
     ) -> Option<M> {
         let Some(Frame {
@@ -100,9 +101,21 @@ impl EntriesSoFar {
             }
         }
         let open = match json.stack.get(index + 1) {
-            Some(_) => json
-                .snapshot(index + 1, heal_data_string)
-                .map(|v| self.entry::<M>(v, validator)),
+            Some(_) => {
+                let snapshot = match cut {
+                    Some(cut) => {
+                        debug_assert_eq!(
+                            cut.as_deref(),
+                            json.cut_string(heal_data_string)
+                                .as_ref()
+                                .map(|(_, text)| text.as_str())
+                        );
+                        json.snapshot_with(index + 1, cut)
+                    }
+                    None => json.snapshot(index + 1, heal_data_string),
+                };
+                snapshot.map(|v| self.entry::<M>(v, validator))
+            }
             None => None,
         };
         let keep = latest_per_key(
