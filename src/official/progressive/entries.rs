@@ -7,7 +7,7 @@ use super::component::object;
 use super::form::{compact_json, Form};
 use super::heal::heal_data_string;
 use super::Seen;
-use crate::official::data_delta::{has_value, prune_entry_owned};
+use crate::official::data_delta::{has_value, prune_entry_owned, SCALAR_FIELDS};
 use crate::official::partial_json::{Body, Frame, PartialJson};
 use crate::official::validator::Validator;
 
@@ -146,19 +146,42 @@ impl EntriesSoFar {
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
     /// written as text.
     fn entry<M: Form>(&mut self, raw: Value, validator: &Validator) -> Entry {
-        let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
-        let valued = has_value(&raw);
-        let mut sent = prune_entry_owned(raw);
+        let (key, valued, mut sent, text_only) = match plain_entry(&raw) {
+            Some(plain) => {
+                debug_assert_eq!(plain.valued, has_value(&raw));
+                debug_assert_eq!(
+                    plain.kept.then(|| raw.clone()),
+                    prune_entry_owned(raw.clone())
+                );
+                let Plain {
+                    key,
+                    valued,
+                    kept,
+                    text_only,
+                } = plain;
+                (
+                    key.map(str::to_owned),
+                    valued,
+                    kept.then_some(raw),
+                    text_only,
+                )
+            }
+            None => {
+                let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
+                let valued = has_value(&raw);
+                let sent = prune_entry_owned(raw);
+                let text_only = sent.as_ref().and_then(Value::as_object).is_some_and(|e| {
+                    e.len() == 2 && e.get("valueString").is_some_and(Value::is_string)
+                });
+                (key, valued, sent, text_only)
+            }
+        };
         // The key of an entry of only `key` and a text whose verdict cannot depend on the text.
-        let text_only = sent
-            .as_ref()
-            .and_then(Value::as_object)
-            .filter(|e| e.len() == 2 && e.get("valueString").is_some_and(Value::is_string))
-            .and_then(|e| e.get("key"))
-            .and_then(Value::as_str)
-            .filter(|_| validator.entry_text_is_free());
+        let text_only = key
+            .as_deref()
+            .filter(|_| text_only && validator.entry_text_is_free());
         let ok = match (&self.text_only, text_only) {
-            (Some((key, ok)), Some(now)) if key == now => *ok,
+            (Some((checked, ok)), Some(now)) if checked == now => *ok,
             _ => {
                 // The key is copied only for a check that is made.
                 let text_only = text_only.map(str::to_owned);
@@ -192,6 +215,50 @@ impl EntriesSoFar {
         *entry = entries_slot(&mut self.check).and_then(Vec::pop);
         Some(ok)
     }
+}
+
+/// What [`EntriesSoFar::entry`] needs to know of an entry that has no value map, found in one
+/// pass over its members.
+struct Plain<'a> {
+    /// Its `key`, when that is a string.
+    key: Option<&'a str>,
+    /// It has a value ([`has_value`]).
+    valued: bool,
+    /// [`prune_entry_owned`] keeps it as it is (it has a key and a value field), or else drops it.
+    kept: bool,
+    /// It is kept and has only `key` and a string `valueString`.
+    text_only: bool,
+}
+
+/// [`Plain`] for an object without a `valueMap`; `None` for anything else.
+fn plain_entry(raw: &Value) -> Option<Plain<'_>> {
+    let Value::Object(members) = raw else {
+        return None;
+    };
+    let mut key = None;
+    // The first of the value fields in the order of [`SCALAR_FIELDS`], with its place there.
+    let mut first: Option<(usize, &Value)> = None;
+    for (name, value) in members {
+        if name == "key" {
+            key = Some(value);
+        } else if name == "valueMap" {
+            return None;
+        } else if let Some(i) = SCALAR_FIELDS.iter().position(|f| f == name) {
+            if first.is_none_or(|(j, _)| i < j) {
+                first = Some((i, value));
+            }
+        }
+    }
+    let text = key.and_then(Value::as_str);
+    let kept = key.is_some() && first.is_some();
+    Some(Plain {
+        key: text,
+        valued: text.is_some_and(|k| !k.is_empty()) && first.is_some_and(|(_, v)| !v.is_null()),
+        kept,
+        text_only: kept
+            && members.len() == 2
+            && matches!(first, Some((i, Value::String(_))) if SCALAR_FIELDS.get(i) == Some(&"valueString")),
+    })
 }
 
 /// The v0.8 entries a partial data-model update is sent with: for every key that has a value
