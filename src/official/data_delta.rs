@@ -73,6 +73,26 @@ fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> 
     value_at(emitted, path)?.as_object()?.get(key)
 }
 
+/// [`value_under`], to change.
+fn value_under_mut<'v>(
+    emitted: &'v mut Map<String, Value>,
+    path: &[Seg],
+    key: &str,
+) -> Option<&'v mut Value> {
+    let Some((Seg::Key(first), rest)) = path.split_first() else {
+        return emitted.get_mut(key);
+    };
+    let mut node = emitted.get_mut(first)?;
+    for seg in rest {
+        node = match (seg, node) {
+            (Seg::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Seg::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    node.as_object_mut()?.get_mut(key)
+}
+
 /// Puts `value` at `path`, making the containers on the way what the path needs.
 fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
     if let Some(slot) = slot_at(emitted, path) {
@@ -297,33 +317,20 @@ impl Walk<'_> {
         } else {
             None
         };
-        // The first scalar field: a finished value, or `None` for the cut string.
-        let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
-            Some(v) => Some(Some(v)),
-            None => cut.as_ref().filter(|(k, _)| k == f).map(|_| None),
-        });
-        // Usually unchanged since the last visit: then nothing is copied.
-        let written = match (scalar, &cut) {
-            (Some(Some(value)), _) if !value.is_null() => {
-                if value_under(self.emitted, path, key) != Some(value) {
-                    self.put_under(json, open, path, key, |slot| *slot = value.clone());
+        // The value is the first scalar field there is, finished or (when none before it is
+        // finished) the cut string. Usually unchanged since the last visit: then nothing is
+        // copied.
+        let cut_place = cut.as_ref().and_then(|(k, _)| scalar_place(k));
+        let written = match (first_scalar(map), &cut) {
+            (Some((place, value)), _) if cut_place.is_none_or(|c| place <= c) => {
+                let valued = !value.is_null();
+                if valued && value_under(self.emitted, path, key) != Some(value) {
+                    self.put_under(json, open, path, key, value.clone());
                 }
-                true
+                valued
             }
-            (Some(None), Some((_, text))) => {
-                let same = matches!(
-                    value_under(self.emitted, path, key),
-                    Some(Value::String(s)) if s == text
-                );
-                if !same {
-                    self.put_under(json, open, path, key, |slot| match slot {
-                        Value::String(s) => {
-                            s.clear();
-                            s.push_str(text);
-                        }
-                        other => *other = Value::String(text.clone()),
-                    });
-                }
+            (_, Some((_, text))) if cut_place.is_some() => {
+                self.put_text(json, open, path, key, text);
                 true
             }
             _ => false,
@@ -371,23 +378,50 @@ impl Walk<'_> {
         path.pop();
     }
 
-    /// Records the value of the entry being written at `stack[open]` under `key` of the map at
-    /// `path`, where it is known to differ from what was emitted: `write` puts it in its place
-    /// (which holds what was emitted there, or `null`).
+    /// Records `value`, the value of the entry being written at `stack[open]`, under `key` of
+    /// the map at `path`, where it is known to differ from what was emitted.
     fn put_under(
         &mut self,
         json: &PartialJson,
         open: usize,
         path: &mut Vec<Seg>,
         key: &str,
-        write: impl FnOnce(&mut Value),
+        value: Value,
     ) {
-        let entry = self.entry_as_written(json, open);
         if let Some(slot) = slot_under(self.emitted, path, key) {
-            write(slot);
+            *slot = value;
         }
+        self.note(json, open, path, key);
+    }
+
+    /// Records `text`, the cut string of the entry being written at `stack[open]`, under `key`
+    /// of the map at `path` if it differs from what was emitted there (written over an emitted
+    /// string in place).
+    fn put_text(
+        &mut self,
+        json: &PartialJson,
+        open: usize,
+        path: &mut Vec<Seg>,
+        key: &str,
+        text: &str,
+    ) {
+        match value_under_mut(self.emitted, path, key) {
+            Some(Value::String(s)) if s == text => {}
+            Some(Value::String(s)) => {
+                s.clear();
+                s.push_str(text);
+                self.note(json, open, path, key);
+            }
+            _ => self.put_under(json, open, path, key, Value::String(text.to_owned())),
+        }
+    }
+
+    /// Counts a change of the value of the entry being written at `stack[open]`, under `key`
+    /// of the map at `path`, and keeps it when changes are kept.
+    fn note(&mut self, json: &PartialJson, open: usize, path: &mut Vec<Seg>, key: &str) {
         self.changed += 1;
         if self.keep_changes {
+            let entry = self.entry_as_written(json, open);
             path.push(Seg::Key(key.to_owned()));
             self.changes.push(Change {
                 path: path.clone(),
@@ -505,6 +539,25 @@ fn mark_visited(json: &mut PartialJson, from: usize) {
 
 /// Value fields of a v0.8 entry, in the order the reference looks at them.
 pub(crate) const SCALAR_FIELDS: [&str; 4] = ["value", "valueString", "valueNumber", "valueBoolean"];
+
+/// The place of `name` in [`SCALAR_FIELDS`], if it is one of them.
+pub(crate) fn scalar_place(name: &str) -> Option<usize> {
+    SCALAR_FIELDS.iter().position(|f| *f == name)
+}
+
+/// The first of the [`SCALAR_FIELDS`] that the v0.8 entry `map` has, with its place there: one
+/// pass over the members (an entry has few), where looking each field up would take four.
+pub(crate) fn first_scalar(map: &Map<String, Value>) -> Option<(usize, &Value)> {
+    let mut first: Option<(usize, &Value)> = None;
+    for (name, value) in map {
+        if let Some(place) = scalar_place(name) {
+            if first.is_none_or(|(before, _)| place < before) {
+                first = Some((place, value));
+            }
+        }
+    }
+    first
+}
 
 /// The key of a v0.8 entry and its value as a plain JSON value (a value map becomes an
 /// object), or `None` while it has no key or no value.

@@ -7,7 +7,7 @@ use super::component::object;
 use super::form::{compact_json, Form};
 use super::heal::heal_data_string;
 use super::Seen;
-use crate::official::data_delta::{has_value, prune_entry_owned, SCALAR_FIELDS};
+use crate::official::data_delta::{has_value, prune_entry_owned, scalar_place, SCALAR_FIELDS};
 use crate::official::partial_json::{Body, Frame, PartialJson};
 use crate::official::validator::Validator;
 
@@ -243,7 +243,7 @@ fn plain_entry(raw: &Value) -> Option<Plain<'_>> {
             key = Some(value);
         } else if name == "valueMap" {
             return None;
-        } else if let Some(i) = SCALAR_FIELDS.iter().position(|f| f == name) {
+        } else if let Some(i) = scalar_place(name) {
             if first.is_none_or(|(j, _)| i < j) {
                 first = Some((i, value));
             }
