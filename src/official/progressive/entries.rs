@@ -28,6 +28,9 @@ pub(super) struct EntriesSoFar {
     /// The update the entries are checked in, one at a time (its `contents` left empty).
     check: Value,
     entries: Vec<Entry>,
+    /// For each of `entries`, whether it is sent while no entry follows it ([`latest_per_key`]
+    /// over `entries`), made again only when entries are added.
+    kept: Vec<bool>,
     /// The key of the last entry checked that had only `key` and `valueString`, and its verdict:
     /// while only its text grows, the verdict stands ([`Validator::entry_text_is_free`]).
     text_only: Option<(String, bool)>,
@@ -83,6 +86,7 @@ impl EntriesSoFar {
                 envelope_ok: validator.validate_with(&check, false).is_ok(),
                 check,
                 entries: Vec::new(),
+                kept: Vec::new(),
                 text_only: None,
             };
         }
@@ -91,6 +95,9 @@ impl EntriesSoFar {
         for item in items.get(done..).unwrap_or_default() {
             let entry = self.entry::<M>(item.clone(), validator);
             self.entries.push(entry);
+        }
+        if self.kept.len() != self.entries.len() {
+            self.kept = latest_per_key(self.entries.iter().map(|e| (e.key.as_deref(), e.valued)));
         }
         if M::TEXT {
             // Entries made for the tree form get their text when first sent as text.
@@ -118,27 +125,57 @@ impl EntriesSoFar {
             }
             None => None,
         };
-        let keep = latest_per_key(
-            self.entries
+        // The entry being written comes last: the last entry before it with its key (`shadowed`)
+        // is not sent, and it is sent itself when it or an entry before it with its key has a
+        // value.
+        let (shadowed, open_kept) = match open.as_ref().map(|e| (e.key.as_deref(), e.valued)) {
+            Some((Some(key), valued)) => {
+                let (mut shadowed, mut valued) = (None, valued);
+                for (i, entry) in self.entries.iter().enumerate().rev() {
+                    if entry.key.as_deref() == Some(key) {
+                        shadowed = shadowed.or(Some(i));
+                        valued |= entry.valued;
+                        if valued {
+                            break;
+                        }
+                    }
+                }
+                (shadowed, valued)
+            }
+            _ => (None, false),
+        };
+        debug_assert_eq!(
+            latest_per_key(
+                self.entries
+                    .iter()
+                    .chain(open.as_ref())
+                    .map(|e| (e.key.as_deref(), e.valued)),
+            ),
+            self.kept
                 .iter()
-                .chain(open.as_ref())
-                .map(|e| (e.key.as_deref(), e.valued)),
+                .enumerate()
+                .map(|(i, kept)| *kept && Some(i) != shadowed)
+                .chain(open.as_ref().map(|_| open_kept))
+                .collect::<Vec<bool>>()
         );
         let mut ok = self.envelope_ok;
-        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(keep.len());
-        for (entry, _) in self.entries.iter().zip(&keep).filter(|(_, keep)| **keep) {
+        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(self.entries.len());
+        let sends = self
+            .kept
+            .iter()
+            .enumerate()
+            .map(|(i, kept)| *kept && Some(i) != shadowed);
+        for (entry, _) in self.entries.iter().zip(sends).filter(|(_, sends)| *sends) {
             if let Some(value) = &entry.sent {
                 ok &= entry.ok;
                 sent.push((value, &entry.text));
             }
         }
         // The entry being written is last: handed over, not copied.
-        let last = open
-            .filter(|_| keep.last() == Some(&true) && keep.len() > self.entries.len())
-            .and_then(|entry| {
-                ok &= entry.ok || entry.sent.is_none();
-                Some((entry.sent?, entry.text))
-            });
+        let last = open.filter(|_| open_kept).and_then(|entry| {
+            ok &= entry.ok || entry.sent.is_none();
+            Some((entry.sent?, entry.text))
+        });
         let path = path.map(|p| (p, self.path_json.as_str()));
         ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last, spare.pop()))
     }
