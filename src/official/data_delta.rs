@@ -9,8 +9,6 @@
 //! per visit is proportional to what was written since the last one. A container seen for the
 //! first time is compared whole, which also notices that it replaces something larger.
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value};
 
 use super::partial_json::{Body, Frame, PartialJson};
@@ -46,6 +44,9 @@ pub(crate) struct Walk<'a> {
     pub(crate) keep_changes: bool,
     /// How many values were found to differ.
     pub(crate) changed: usize,
+    /// The cut string in progress as [`PartialJson::cut_string`] gives it with `heal`, when the
+    /// walk looked at it (`Some(None)`: nothing shown), for [`PartialJson::snapshot_with`].
+    pub(crate) cut: Option<Option<String>>,
 }
 
 /// The value at `path` in the emitted tree.
@@ -72,14 +73,57 @@ fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> 
     value_at(emitted, path)?.as_object()?.get(key)
 }
 
+/// [`value_under`], to change.
+fn value_under_mut<'v>(
+    emitted: &'v mut Map<String, Value>,
+    path: &[Seg],
+    key: &str,
+) -> Option<&'v mut Value> {
+    let Some((Seg::Key(first), rest)) = path.split_first() else {
+        return emitted.get_mut(key);
+    };
+    let mut node = emitted.get_mut(first)?;
+    for seg in rest {
+        node = match (seg, node) {
+            (Seg::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Seg::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    node.as_object_mut()?.get_mut(key)
+}
+
 /// Puts `value` at `path`, making the containers on the way what the path needs.
 fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
-    let Some((Seg::Key(first), rest)) = path.split_first() else {
-        return;
+    if let Some(slot) = slot_at(emitted, path) {
+        *slot = value;
+    }
+}
+
+/// The member `key` of the object at `path` (the top when `path` is empty), made as by [`set`]
+/// (`null` when it is new).
+fn slot_under<'m>(
+    emitted: &'m mut Map<String, Value>,
+    path: &[Seg],
+    key: &str,
+) -> Option<&'m mut Value> {
+    if path.is_empty() {
+        return member_slot(emitted, key);
+    }
+    let slot = slot_at(emitted, path)?;
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    member_slot(slot.as_object_mut()?, key)
+}
+
+/// The place at `path`, making the containers on the way what the path needs (`null` when it
+/// is new); `None` for a path that does not start with a key.
+fn slot_at<'m>(emitted: &'m mut Map<String, Value>, path: &[Seg]) -> Option<&'m mut Value> {
+    let (Seg::Key(first), rest) = path.split_first()? else {
+        return None;
     };
-    let Some(mut slot) = member_slot(emitted, first) else {
-        return;
-    };
+    let mut slot = member_slot(emitted, first)?;
     for seg in rest {
         slot = match seg {
             Seg::Key(k) => {
@@ -87,11 +131,8 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                     *slot = Value::Object(Map::new());
                 }
                 match slot {
-                    Value::Object(m) => match member_slot(m, k) {
-                        Some(v) => v,
-                        None => return,
-                    },
-                    _ => return,
+                    Value::Object(m) => member_slot(m, k)?,
+                    _ => return None,
                 }
             }
             Seg::Index(i) => {
@@ -103,24 +144,21 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
                         if a.len() <= *i {
                             a.resize(*i + 1, Value::Null);
                         }
-                        match a.get_mut(*i) {
-                            Some(v) => v,
-                            None => return,
-                        }
+                        a.get_mut(*i)?
                     }
-                    _ => return,
+                    _ => return None,
                 }
             }
         };
     }
-    *slot = value;
+    Some(slot)
 }
 
 /// The member `key` of `map`, made `null` first when it is missing (a key met before is not
 /// copied again).
-fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &String) -> Option<&'m mut Value> {
+fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Value> {
     if !map.contains_key(key) {
-        map.insert(key.clone(), Value::Null);
+        map.insert(key.to_owned(), Value::Null);
     }
     map.get_mut(key)
 }
@@ -248,18 +286,11 @@ impl Walk<'_> {
             return;
         };
         frame.visited = true;
-        let start = frame.seen;
-        let closed: Vec<Value> = match &frame.body {
-            Body::Array(items) => {
-                frame.seen = items.len();
-                items
-                    .get(start..)
-                    .map(<[Value]>::to_vec)
-                    .unwrap_or_default()
-            }
-            Body::Object { .. } => return,
+        let Body::Array(items) = &frame.body else {
+            return;
         };
-        for entry in &closed {
+        let start = std::mem::replace(&mut frame.seen, items.len());
+        for entry in items.get(start..).unwrap_or_default() {
             self.closed_entry(entry, path);
         }
         // The entry being written: its key, and its value as far as it can be shown (a
@@ -281,25 +312,33 @@ impl Walk<'_> {
         else {
             return;
         };
-        let mut cut = if open == top {
+        let cut = if open == top {
             json.cut_string(self.heal)
         } else {
             None
         };
-        let scalar = SCALAR_FIELDS.iter().find_map(|f| match map.get(*f) {
-            Some(v) => Some(Cow::Borrowed(v)),
-            None => cut
-                .take_if(|(k, _)| k == f)
-                .map(|(_, text)| Cow::Owned(Value::String(text))),
-        });
-        if let Some(value) = scalar.filter(|v| !v.is_null()) {
-            // Usually unchanged since the last visit: then nothing is copied.
-            if value_under(self.emitted, path, key) != Some(&*value) {
-                path.push(Seg::Key(key.to_owned()));
-                let entry = self.entry_as_written(json, open);
-                self.put(path, value.into_owned(), entry);
-                path.pop();
+        // The value is the first scalar field there is, finished or (when none before it is
+        // finished) the cut string. Usually unchanged since the last visit: then nothing is
+        // copied.
+        let cut_place = cut.as_ref().and_then(|(k, _)| scalar_place(k));
+        let written = match (first_scalar(map), &cut) {
+            (Some((place, value)), _) if cut_place.is_none_or(|c| place <= c) => {
+                let valued = !value.is_null();
+                if valued && value_under(self.emitted, path, key) != Some(value) {
+                    self.put_under(json, open, path, key, value.clone());
+                }
+                valued
             }
+            (_, Some((_, text))) if cut_place.is_some() => {
+                self.put_text(json, open, path, key, text);
+                true
+            }
+            _ => false,
+        };
+        if open == top {
+            self.cut = Some(cut.map(|(_, text)| text));
+        }
+        if written {
             return;
         }
         path.push(Seg::Key(key.to_owned()));
@@ -337,6 +376,59 @@ impl Walk<'_> {
             _ => {}
         }
         path.pop();
+    }
+
+    /// Records `value`, the value of the entry being written at `stack[open]`, under `key` of
+    /// the map at `path`, where it is known to differ from what was emitted.
+    fn put_under(
+        &mut self,
+        json: &PartialJson,
+        open: usize,
+        path: &mut Vec<Seg>,
+        key: &str,
+        value: Value,
+    ) {
+        if let Some(slot) = slot_under(self.emitted, path, key) {
+            *slot = value;
+        }
+        self.note(json, open, path, key);
+    }
+
+    /// Records `text`, the cut string of the entry being written at `stack[open]`, under `key`
+    /// of the map at `path` if it differs from what was emitted there (written over an emitted
+    /// string in place).
+    fn put_text(
+        &mut self,
+        json: &PartialJson,
+        open: usize,
+        path: &mut Vec<Seg>,
+        key: &str,
+        text: &str,
+    ) {
+        match value_under_mut(self.emitted, path, key) {
+            Some(Value::String(s)) if s == text => {}
+            Some(Value::String(s)) => {
+                s.clear();
+                s.push_str(text);
+                self.note(json, open, path, key);
+            }
+            _ => self.put_under(json, open, path, key, Value::String(text.to_owned())),
+        }
+    }
+
+    /// Counts a change of the value of the entry being written at `stack[open]`, under `key`
+    /// of the map at `path`, and keeps it when changes are kept.
+    fn note(&mut self, json: &PartialJson, open: usize, path: &mut Vec<Seg>, key: &str) {
+        self.changed += 1;
+        if self.keep_changes {
+            let entry = self.entry_as_written(json, open);
+            path.push(Seg::Key(key.to_owned()));
+            self.changes.push(Change {
+                path: path.clone(),
+                entry,
+            });
+            path.pop();
+        }
     }
 
     /// The open entry at `stack[open]` as written so far, pruned, when entries are wanted.
@@ -447,6 +539,25 @@ fn mark_visited(json: &mut PartialJson, from: usize) {
 
 /// Value fields of a v0.8 entry, in the order the reference looks at them.
 pub(crate) const SCALAR_FIELDS: [&str; 4] = ["value", "valueString", "valueNumber", "valueBoolean"];
+
+/// The place of `name` in [`SCALAR_FIELDS`], if it is one of them.
+pub(crate) fn scalar_place(name: &str) -> Option<usize> {
+    SCALAR_FIELDS.iter().position(|f| *f == name)
+}
+
+/// The first of the [`SCALAR_FIELDS`] that the v0.8 entry `map` has, with its place there: one
+/// pass over the members (an entry has few), where looking each field up would take four.
+pub(crate) fn first_scalar(map: &Map<String, Value>) -> Option<(usize, &Value)> {
+    let mut first: Option<(usize, &Value)> = None;
+    for (name, value) in map {
+        if let Some(place) = scalar_place(name) {
+            if first.is_none_or(|(before, _)| place < before) {
+                first = Some((place, value));
+            }
+        }
+    }
+    first
+}
 
 /// The key of a v0.8 entry and its value as a plain JSON value (a value map becomes an
 /// object), or `None` while it has no key or no value.
@@ -595,6 +706,7 @@ mod tests {
             want_entries: true,
             keep_changes: true,
             changed: 0,
+            cut: None,
         };
         if entries {
             w.message(p, "dataModelUpdate", "contents", true);
@@ -648,6 +760,7 @@ mod tests {
                     want_entries: false,
                     keep_changes: true,
                     changed: 0,
+                    cut: None,
                 };
                 w.message(&mut kept, "dataModelUpdate", "contents", true);
                 let kept_changes = w.changes.len();
@@ -659,6 +772,7 @@ mod tests {
                     want_entries: false,
                     keep_changes: false,
                     changed: 0,
+                    cut: None,
                 };
                 w.message(&mut counted, "dataModelUpdate", "contents", true);
                 assert!(w.changes.is_empty());

@@ -777,9 +777,18 @@ impl PartialJson {
         // What the innermost frame gains from the token in progress.
         // Trailing white space of a cut string is not shown (the reference trims the fragment
         // before closing it), so a chunk of spaces changes nothing.
-        let mut carry: Option<Value> = self
-            .cut_string(heal_string)
-            .map(|(_, text)| Value::String(text));
+        let cut = self.cut_string(heal_string).map(|(_, text)| text);
+        self.snapshot_with(from, cut)
+    }
+
+    /// [`PartialJson::snapshot`] with the text of the cut string in progress already known:
+    /// `cut` is what [`PartialJson::cut_string`] gives now (with the same judge), so that a
+    /// caller that has looked at it spares decoding and judging it again.
+    pub(crate) fn snapshot_with(&self, from: usize, cut: Option<String>) -> Option<Value> {
+        if from >= self.stack.len() {
+            return None;
+        }
+        let mut carry: Option<Value> = cut.map(Value::String);
         let mut result = None;
         for (i, frame) in self.stack.iter().enumerate().rev() {
             if i < from {

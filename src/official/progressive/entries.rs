@@ -7,7 +7,7 @@ use super::component::object;
 use super::form::{compact_json, Form};
 use super::heal::heal_data_string;
 use super::Seen;
-use crate::official::data_delta::{has_value, prune_entry_owned};
+use crate::official::data_delta::{has_value, prune_entry_owned, scalar_place, SCALAR_FIELDS};
 use crate::official::partial_json::{Body, Frame, PartialJson};
 use crate::official::validator::Validator;
 
@@ -28,6 +28,9 @@ pub(super) struct EntriesSoFar {
     /// The update the entries are checked in, one at a time (its `contents` left empty).
     check: Value,
     entries: Vec<Entry>,
+    /// For each of `entries`, whether it is sent while no entry follows it ([`latest_per_key`]
+    /// over `entries`), made again only when entries are added.
+    kept: Vec<bool>,
     /// The key of the last entry checked that had only `key` and `valueString`, and its verdict:
     /// while only its text grows, the verdict stands ([`Validator::entry_text_is_free`]).
     text_only: Option<(String, bool)>,
@@ -49,18 +52,19 @@ struct Entry {
 }
 
 impl EntriesSoFar {
-    /// The update that sends every entry so far of the `contents` list at `json.stack[index]`
-    /// (the latest entry per key, pruned, as [`latest_entries`] picks them), or `None` when the
-    /// catalog rejects it. Only entries finished since the last call, and the one being written,
-    /// are looked at; the validator must check entries apart
-    /// ([`Validator::checks_entries_apart`]).
+    /// The update of surface `sid` at `path` that sends every entry so far of the `contents`
+    /// list at `json.stack[index]` (the latest entry per key, pruned, as [`latest_entries`]
+    /// picks them), or `None` when the catalog rejects it. Only entries finished since the last
+    /// call, and the one being written, are looked at; the validator must check entries apart
+    /// ([`Validator::checks_entries_apart`]). `cut` is the cut string in progress as
+    /// [`PartialJson::cut_string`] gives it with [`heal_data_string`], when the caller knows it.
     pub(super) fn update<M: Form>(
         &mut self,
         json: &PartialJson,
         index: usize,
         validator: &Validator,
-        sid: &str,
-        path: Option<&Value>,
+        (sid, path): (&str, Option<&Value>),
+        cut: Option<Option<String>>,
         spare: &mut Vec<M>,
     ) -> Option<M> {
         let Some(Frame {
@@ -82,6 +86,7 @@ impl EntriesSoFar {
                 envelope_ok: validator.validate_with(&check, false).is_ok(),
                 check,
                 entries: Vec::new(),
+                kept: Vec::new(),
                 text_only: None,
             };
         }
@@ -90,6 +95,9 @@ impl EntriesSoFar {
         for item in items.get(done..).unwrap_or_default() {
             let entry = self.entry::<M>(item.clone(), validator);
             self.entries.push(entry);
+        }
+        if self.kept.len() != self.entries.len() {
+            self.kept = latest_per_key(self.entries.iter().map(|e| (e.key.as_deref(), e.valued)));
         }
         if M::TEXT {
             // Entries made for the tree form get their text when first sent as text.
@@ -100,32 +108,74 @@ impl EntriesSoFar {
             }
         }
         let open = match json.stack.get(index + 1) {
-            Some(_) => json
-                .snapshot(index + 1, heal_data_string)
-                .map(|v| self.entry::<M>(v, validator)),
+            Some(_) => {
+                let snapshot = match cut {
+                    Some(cut) => {
+                        debug_assert_eq!(
+                            cut.as_deref(),
+                            json.cut_string(heal_data_string)
+                                .as_ref()
+                                .map(|(_, text)| text.as_str())
+                        );
+                        json.snapshot_with(index + 1, cut)
+                    }
+                    None => json.snapshot(index + 1, heal_data_string),
+                };
+                snapshot.map(|v| self.entry::<M>(v, validator))
+            }
             None => None,
         };
-        let keep = latest_per_key(
-            self.entries
+        // The entry being written comes last: the last entry before it with its key (`shadowed`)
+        // is not sent, and it is sent itself when it or an entry before it with its key has a
+        // value.
+        let (shadowed, open_kept) = match open.as_ref().map(|e| (e.key.as_deref(), e.valued)) {
+            Some((Some(key), valued)) => {
+                let (mut shadowed, mut valued) = (None, valued);
+                for (i, entry) in self.entries.iter().enumerate().rev() {
+                    if entry.key.as_deref() == Some(key) {
+                        shadowed = shadowed.or(Some(i));
+                        valued |= entry.valued;
+                        if valued {
+                            break;
+                        }
+                    }
+                }
+                (shadowed, valued)
+            }
+            _ => (None, false),
+        };
+        debug_assert_eq!(
+            latest_per_key(
+                self.entries
+                    .iter()
+                    .chain(open.as_ref())
+                    .map(|e| (e.key.as_deref(), e.valued)),
+            ),
+            self.kept
                 .iter()
-                .chain(open.as_ref())
-                .map(|e| (e.key.as_deref(), e.valued)),
+                .enumerate()
+                .map(|(i, kept)| *kept && Some(i) != shadowed)
+                .chain(open.as_ref().map(|_| open_kept))
+                .collect::<Vec<bool>>()
         );
         let mut ok = self.envelope_ok;
-        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(keep.len());
-        for (entry, _) in self.entries.iter().zip(&keep).filter(|(_, keep)| **keep) {
+        let mut sent: Vec<(&Value, &str)> = Vec::with_capacity(self.entries.len());
+        let sends = self
+            .kept
+            .iter()
+            .enumerate()
+            .map(|(i, kept)| *kept && Some(i) != shadowed);
+        for (entry, _) in self.entries.iter().zip(sends).filter(|(_, sends)| *sends) {
             if let Some(value) = &entry.sent {
                 ok &= entry.ok;
                 sent.push((value, &entry.text));
             }
         }
         // The entry being written is last: handed over, not copied.
-        let last = open
-            .filter(|_| keep.last() == Some(&true) && keep.len() > self.entries.len())
-            .and_then(|entry| {
-                ok &= entry.ok || entry.sent.is_none();
-                Some((entry.sent?, entry.text))
-            });
+        let last = open.filter(|_| open_kept).and_then(|entry| {
+            ok &= entry.ok || entry.sent.is_none();
+            Some((entry.sent?, entry.text))
+        });
         let path = path.map(|p| (p, self.path_json.as_str()));
         ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last, spare.pop()))
     }
@@ -133,19 +183,42 @@ impl EntriesSoFar {
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
     /// written as text.
     fn entry<M: Form>(&mut self, raw: Value, validator: &Validator) -> Entry {
-        let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
-        let valued = has_value(&raw);
-        let mut sent = prune_entry_owned(raw);
+        let (key, valued, mut sent, text_only) = match plain_entry(&raw) {
+            Some(plain) => {
+                debug_assert_eq!(plain.valued, has_value(&raw));
+                debug_assert_eq!(
+                    plain.kept.then(|| raw.clone()),
+                    prune_entry_owned(raw.clone())
+                );
+                let Plain {
+                    key,
+                    valued,
+                    kept,
+                    text_only,
+                } = plain;
+                (
+                    key.map(str::to_owned),
+                    valued,
+                    kept.then_some(raw),
+                    text_only,
+                )
+            }
+            None => {
+                let key = raw.get("key").and_then(Value::as_str).map(str::to_owned);
+                let valued = has_value(&raw);
+                let sent = prune_entry_owned(raw);
+                let text_only = sent.as_ref().and_then(Value::as_object).is_some_and(|e| {
+                    e.len() == 2 && e.get("valueString").is_some_and(Value::is_string)
+                });
+                (key, valued, sent, text_only)
+            }
+        };
         // The key of an entry of only `key` and a text whose verdict cannot depend on the text.
-        let text_only = sent
-            .as_ref()
-            .and_then(Value::as_object)
-            .filter(|e| e.len() == 2 && e.get("valueString").is_some_and(Value::is_string))
-            .and_then(|e| e.get("key"))
-            .and_then(Value::as_str)
-            .filter(|_| validator.entry_text_is_free());
+        let text_only = key
+            .as_deref()
+            .filter(|_| text_only && validator.entry_text_is_free());
         let ok = match (&self.text_only, text_only) {
-            (Some((key, ok)), Some(now)) if key == now => *ok,
+            (Some((checked, ok)), Some(now)) if checked == now => *ok,
             _ => {
                 // The key is copied only for a check that is made.
                 let text_only = text_only.map(str::to_owned);
@@ -179,6 +252,50 @@ impl EntriesSoFar {
         *entry = entries_slot(&mut self.check).and_then(Vec::pop);
         Some(ok)
     }
+}
+
+/// What [`EntriesSoFar::entry`] needs to know of an entry that has no value map, found in one
+/// pass over its members.
+struct Plain<'a> {
+    /// Its `key`, when that is a string.
+    key: Option<&'a str>,
+    /// It has a value ([`has_value`]).
+    valued: bool,
+    /// [`prune_entry_owned`] keeps it as it is (it has a key and a value field), or else drops it.
+    kept: bool,
+    /// It is kept and has only `key` and a string `valueString`.
+    text_only: bool,
+}
+
+/// [`Plain`] for an object without a `valueMap`; `None` for anything else.
+fn plain_entry(raw: &Value) -> Option<Plain<'_>> {
+    let Value::Object(members) = raw else {
+        return None;
+    };
+    let mut key = None;
+    // The first of the value fields in the order of [`SCALAR_FIELDS`], with its place there.
+    let mut first: Option<(usize, &Value)> = None;
+    for (name, value) in members {
+        if name == "key" {
+            key = Some(value);
+        } else if name == "valueMap" {
+            return None;
+        } else if let Some(i) = scalar_place(name) {
+            if first.is_none_or(|(j, _)| i < j) {
+                first = Some((i, value));
+            }
+        }
+    }
+    let text = key.and_then(Value::as_str);
+    let kept = key.is_some() && first.is_some();
+    Some(Plain {
+        key: text,
+        valued: text.is_some_and(|k| !k.is_empty()) && first.is_some_and(|(_, v)| !v.is_null()),
+        kept,
+        text_only: kept
+            && members.len() == 2
+            && matches!(first, Some((i, Value::String(_))) if SCALAR_FIELDS.get(i) == Some(&"valueString")),
+    })
 }
 
 /// The v0.8 entries a partial data-model update is sent with: for every key that has a value

@@ -1355,12 +1355,14 @@ impl ProgressiveParser {
             // v0.8 official mode only asks whether anything changed.
             keep_changes: !(self.version == Version::V08 && self.mode == Emission::Official),
             changed: 0,
+            cut: None,
         };
         walk.message(&mut self.json, kind, data, entries);
         if walk.changed == 0 {
             return;
         }
         let changes = walk.changes;
+        let cut = walk.cut;
         // The payload as it stands, for its surface and path.
         let payload = match self.json.stack.get(2) {
             Some(Frame {
@@ -1397,8 +1399,8 @@ impl ProgressiveParser {
                     &self.json,
                     3,
                     &self.validator,
-                    sid,
-                    path,
+                    (sid, path),
+                    cut,
                     &mut out.spare,
                 );
                 if let Some(update) = update {
