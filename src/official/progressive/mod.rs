@@ -990,6 +990,7 @@ impl ProgressiveParser {
             Some(comp) => {
                 // Keep the form last made until it is made again (it is compared with the next).
                 let old = std::mem::replace(&mut comp.value, cached.value);
+                comp.child_ids_free = None;
                 if comp.processed.is_none() && comp.version > 0 {
                     comp.processed = Some(old);
                 }
@@ -1026,13 +1027,17 @@ impl ProgressiveParser {
                         child_calls: 0,
                         appended: None,
                         free_edit: false,
+                        children_came: false,
+                        child_ids_free: None,
                     }),
                 );
                 // Components showing a placeholder for this id now show the real thing.
                 if let Some(users) = surface.mentioned_by.get(&id) {
                     for user in users {
                         if let Some(comp) = surface.comps.get_mut(user) {
+                            let only_children = !comp.stale || comp.children_came;
                             comp.mark_stale();
+                            comp.children_came = only_children;
                         }
                         surface.touched.push(user.clone());
                     }
@@ -1245,6 +1250,7 @@ impl ProgressiveParser {
         match self.json.open_slot(index, &mut comp.value) {
             Some(Value::Array(list)) if list.len() == mark.items => {
                 list.push(Value::String(new.clone()));
+                comp.child_ids_free = None;
             }
             _ => return false,
         }

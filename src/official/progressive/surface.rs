@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::component::{
     append_child, assign, needs_processing, placeholder, process_component, Processed,
-    PLACEHOLDER_PREFIX,
+    CHILD_FIELDS, PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
@@ -113,6 +113,12 @@ pub(super) struct Comp {
     /// All that changed in place since the last refresh is a string the catalog check cannot
     /// tell apart ([`Validator::free_at`]): the verdict it gave then still holds.
     pub(super) free_edit: bool,
+    /// All that happened since the last refresh is that children it names arrived: its
+    /// emitted form can differ from the one before only in child ids.
+    pub(super) children_came: bool,
+    /// Whether every child id of `value` sits where the catalog check cannot tell ids apart
+    /// ([`Validator::free_under`]), once looked up; dropped when `value` changes shape.
+    pub(super) child_ids_free: Option<bool>,
 }
 
 /// A child id added at the end of a list of children of a stored component, in place (see
@@ -141,6 +147,7 @@ impl Comp {
         self.stale = true;
         self.appended = None;
         self.free_edit = false;
+        self.children_came = false;
     }
 
     /// The emitted form changed: a new `version`, whose text is made when asked for.
@@ -454,6 +461,7 @@ impl Surface {
         }
         let edited = std::mem::take(&mut comp.edited);
         let free_edit = std::mem::take(&mut comp.free_edit);
+        let children_came = std::mem::take(&mut comp.children_came);
         if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
             // Nothing to swap or rewrite: the component is its own emitted form.
             let likeness = match &comp.processed {
@@ -530,9 +538,15 @@ impl Surface {
                 (processed, made)
             }
         };
-        let Some(comp) = self.comps.get(id) else {
+        let Some(comp) = self.comps.get_mut(id) else {
             return;
         };
+        let child_ids_changed =
+            !made.no_longer_missing.is_empty() || !made.newly_missing.is_empty();
+        if children_came && child_ids_changed && comp.child_ids_free.is_none() {
+            comp.child_ids_free = Some(validator.free_under(&comp.value, &CHILD_FIELDS));
+        }
+        let comp = &**comp;
         let rewritten = made.rewritten;
         let last = if comp.version == 0 || edited {
             None
@@ -544,6 +558,18 @@ impl Surface {
             Some(last) if !rewritten && comp.processed.is_none() => {
                 debug_assert!(*last == processed);
                 Likeness::Same
+            }
+            // Only child ids may differ, and only where a child's presence changed.
+            Some(last) if children_came => {
+                if !child_ids_changed {
+                    debug_assert!(*last == processed);
+                    Likeness::Same
+                } else if comp.child_ids_free == Some(true) {
+                    debug_assert_eq!(validator.likeness(last, &processed), Likeness::Free);
+                    Likeness::Free
+                } else {
+                    validator.likeness(last, &processed)
+                }
             }
             Some(last) => validator.likeness(last, &processed),
             None => Likeness::Other,

@@ -135,6 +135,33 @@ impl Plain {
         }
     }
 
+    /// Whether every string of `value` (judged by `this`) that sits under a member named in
+    /// `keys`, or is an item of a list there, is free: such strings may change without
+    /// changing the verdict.
+    pub(super) fn free_under(this: Option<&Plain>, value: &Value, keys: &[&str]) -> bool {
+        match value {
+            Value::Object(map) => map.iter().all(|(k, v)| {
+                let member = this.and_then(|p| p.members.get(k));
+                let here = !keys.contains(&k.as_str())
+                    || match v {
+                        Value::String(_) => member.is_some_and(|m| m.free_string),
+                        Value::Array(items) => {
+                            let item = member.and_then(|m| m.items.as_deref());
+                            item.is_some_and(|i| i.free_string)
+                                || !items.iter().any(Value::is_string)
+                        }
+                        _ => true,
+                    };
+                here && Plain::free_under(member, v, keys)
+            }),
+            Value::Array(items) => {
+                let item = this.and_then(|p| p.items.as_deref());
+                items.iter().all(|v| Plain::free_under(item, v, keys))
+            }
+            _ => true,
+        }
+    }
+
     /// Whether a string in the value this schema judges, under member `then` of the object at
     /// `path` (or, `then` being `None`, the last item of the list at `path`), is free: every
     /// step goes through a plain schema to a member's or an item's plain schema, the last one

@@ -539,6 +539,19 @@ impl Validator {
         Plain::compare(plain, a, b)
     }
 
+    /// Whether every string of `component` under a member named in `keys` (or an item of a
+    /// list there), anywhere in it, is free as [`likeness`](Self::likeness) reads it: the
+    /// component with any of those strings changed gets the verdict it got before. It depends
+    /// only on where the strings are, not on what they say.
+    pub(crate) fn free_under(&self, component: &Value, keys: &[&str]) -> bool {
+        match &self.compiled {
+            Compiled::V08 {
+                plain: Some(plain), ..
+            } => Plain::free_under(Some(plain), component, keys),
+            _ => false,
+        }
+    }
+
     /// Whether a string in a component, under member `then` of the object at `path` in it,
     /// is free as [`likeness`](Self::likeness) reads it: a component changed only there gets
     /// the verdict it got before. With `then` `None`, the string is the last item of the list
@@ -1006,6 +1019,11 @@ mod tests {
         assert!(!validator.free_at(&at(&["component", "Text"]), Some("unlisted")));
         assert!(validator.free_at(&at(&["component", "Column", "children"]), None));
         assert!(validator.free_at(&[], Some("id")));
+        let children = ["children", "text", "hint"];
+        assert!(validator.free_under(&column(&["a", "b"]), &children));
+        assert!(validator.free_under(&text("text", "a"), &children));
+        assert!(!validator.free_under(&text("hint", "h1"), &children));
+        assert!(validator.free_under(&text("hint", "h1"), &["children"]));
         // Not known without a plain schema.
         let v09 = Catalog::new(
             Version::V09,
@@ -1018,6 +1036,7 @@ mod tests {
         assert_eq!(v09.likeness(&a, &text("text", "b")), Likeness::Other);
         assert_eq!(v09.likeness(&a, &a), Likeness::Same);
         assert!(!v09.free_at(&[], Some("id")));
+        assert!(!v09.free_under(&a, &["text"]));
     }
 
     #[test]
