@@ -245,6 +245,9 @@ struct Writing {
     /// The list open at the top of the stack when it was stored, if any: while only strings
     /// are added to it, each is added to the stored component in place.
     list: Option<OpenList>,
+    /// Whether the cut string of `shape`, grown in place, is free for the catalog check
+    /// ([`Validator::free_at`]), once looked up (its place stays while `shape` does).
+    text_free: Option<bool>,
 }
 
 /// The list being written when the component was stored: its frame (by [`Frame::serial`] and
@@ -254,6 +257,9 @@ struct OpenList {
     serial: u64,
     height: usize,
     items: usize,
+    /// Whether a string added to it is free for the catalog check ([`Validator::free_at`]),
+    /// once looked up.
+    free: Option<bool>,
 }
 
 impl fmt::Debug for ProgressiveParser {
@@ -984,6 +990,7 @@ impl ProgressiveParser {
             Some(comp) => {
                 // Keep the form last made until it is made again (it is compared with the next).
                 let old = std::mem::replace(&mut comp.value, cached.value);
+                comp.child_ids_free = None;
                 if comp.processed.is_none() && comp.version > 0 {
                     comp.processed = Some(old);
                 }
@@ -1019,13 +1026,18 @@ impl ProgressiveParser {
                         text: OnceLock::new(),
                         child_calls: 0,
                         appended: None,
+                        free_edit: false,
+                        children_came: false,
+                        child_ids_free: None,
                     }),
                 );
                 // Components showing a placeholder for this id now show the real thing.
                 if let Some(users) = surface.mentioned_by.get(&id) {
                     for user in users {
                         if let Some(comp) = surface.comps.get_mut(user) {
+                            let only_children = !comp.stale || comp.children_came;
                             comp.mark_stale();
+                            comp.children_came = only_children;
                         }
                         surface.touched.push(user.clone());
                     }
@@ -1175,7 +1187,7 @@ impl ProgressiveParser {
                 let w = &mut self.writing;
                 w.sid.clear();
                 w.sid.push_str(sid);
-                (w.valid, w.shape) = (true, shape);
+                (w.valid, w.shape, w.text_free) = (true, shape, None);
                 w.list = match self.json.stack.last() {
                     Some(Frame {
                         body: Body::Array(items),
@@ -1185,6 +1197,7 @@ impl ProgressiveParser {
                         serial: *serial,
                         height: self.json.stack.len(),
                         items: items.len(),
+                        free: None,
                     }),
                     _ => None,
                 };
@@ -1237,6 +1250,7 @@ impl ProgressiveParser {
         match self.json.open_slot(index, &mut comp.value) {
             Some(Value::Array(list)) if list.len() == mark.items => {
                 list.push(Value::String(new.clone()));
+                comp.child_ids_free = None;
             }
             _ => return false,
         }
@@ -1266,21 +1280,30 @@ impl ProgressiveParser {
             .last()
             .and_then(|f| f.key.as_deref())
             .is_some_and(|k| CHILD_FIELDS.contains(&k));
-        comp.appended = of_children
-            .then(|| self.json.open_path(index))
-            .flatten()
-            .map(|path| Appended {
-                path,
-                child: new.clone(),
-            });
+        let path = if of_children || mark.free.is_none() {
+            self.json.open_path(index)
+        } else {
+            None
+        };
+        // The list held an item before (`mark.items > 0`), so only the added one may matter.
+        let free = mark.free.unwrap_or_else(|| {
+            path.as_ref()
+                .is_some_and(|path| self.validator.free_at(path, None))
+        });
+        comp.free_edit = free;
+        comp.appended = path.filter(|_| of_children).map(|path| Appended {
+            path,
+            child: new.clone(),
+        });
         if surface.touch(w.id.clone()) {
             self.queued.push(w.sid.clone());
         }
         let shape = self.json.shape;
         let w = &mut self.writing;
-        w.shape = shape;
+        (w.shape, w.text_free) = (shape, None);
         w.list = Some(OpenList {
             items: mark.items + 1,
+            free: Some(free),
             ..mark
         });
         true
@@ -1293,7 +1316,7 @@ impl ProgressiveParser {
     /// new text would change what the component refers to: a snapshot is then made.
     fn grow_in_place(&mut self, index: usize) -> bool {
         let w = &self.writing;
-        let Some((_, text)) = self.json.cut_string(heal_component_string) else {
+        let Some((key, text)) = self.json.cut_string(heal_component_string) else {
             return false;
         };
         if self.current.rejected.contains(&w.id) {
@@ -1327,9 +1350,17 @@ impl ProgressiveParser {
         }
         comp.mark_stale();
         comp.edited = true;
+        // The same shape, the same place: looked up once.
+        let free = w.text_free.unwrap_or_else(|| {
+            self.json
+                .open_path(index)
+                .is_some_and(|path| self.validator.free_at(&path, Some(key)))
+        });
+        comp.free_edit = free;
         if surface.touch(w.id.clone()) {
             self.queued.push(w.sid.clone());
         }
+        self.writing.text_free = Some(free);
         true
     }
 

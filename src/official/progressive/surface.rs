@@ -9,14 +9,14 @@ use serde_json::Value;
 
 use super::component::{
     append_child, assign, needs_processing, placeholder, process_component, Processed,
-    PLACEHOLDER_PREFIX,
+    CHILD_FIELDS, PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
 use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Version;
 use crate::official::partial_json::{slot_at, Slot};
-use crate::official::validator::{CheckFrame, Validator, MAX_GLOBAL_DEPTH};
+use crate::official::validator::{CheckFrame, Likeness, Validator, MAX_GLOBAL_DEPTH};
 
 /// Per-surface state.
 #[derive(Debug, Default)]
@@ -43,6 +43,9 @@ pub(super) struct Surface {
     /// Placeholder components made so far, by id (each also held by the components showing it,
     /// so that a step reaches it without a look-up).
     pub(super) placeholder_ok: QuickMap<String, Arc<Placeholder>>,
+    /// The catalog's verdict on every placeholder made here, once one was checked, when the
+    /// check cannot tell their ids apart ([`Validator::free_at`]): they differ in nothing else.
+    pub(super) placeholder_verdict: Option<bool>,
     /// A component whose own id starts with [`PLACEHOLDER_PREFIX`] was stored here, so one may
     /// take a placeholder's id (until then a step need not look placeholder ids up among the
     /// components). Never cleared: it only decides whether the look-up is made.
@@ -107,6 +110,15 @@ pub(super) struct Comp {
     /// The child id added in place since the last refresh, when that is all that changed (see
     /// [`Appended`]).
     pub(super) appended: Option<Appended>,
+    /// All that changed in place since the last refresh is a string the catalog check cannot
+    /// tell apart ([`Validator::free_at`]): the verdict it gave then still holds.
+    pub(super) free_edit: bool,
+    /// All that happened since the last refresh is that children it names arrived: its
+    /// emitted form can differ from the one before only in child ids.
+    pub(super) children_came: bool,
+    /// Whether every child id of `value` sits where the catalog check cannot tell ids apart
+    /// ([`Validator::free_under`]), once looked up; dropped when `value` changes shape.
+    pub(super) child_ids_free: Option<bool>,
 }
 
 /// A child id added at the end of a list of children of a stored component, in place (see
@@ -134,6 +146,8 @@ impl Comp {
     pub(super) fn mark_stale(&mut self) {
         self.stale = true;
         self.appended = None;
+        self.free_edit = false;
+        self.children_came = false;
     }
 
     /// The emitted form changed: a new `version`, whose text is made when asked for.
@@ -446,9 +460,22 @@ impl Surface {
             return;
         }
         let edited = std::mem::take(&mut comp.edited);
+        let free_edit = std::mem::take(&mut comp.free_edit);
+        let children_came = std::mem::take(&mut comp.children_came);
         if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
             // Nothing to swap or rewrite: the component is its own emitted form.
-            let same = !edited && comp.processed.as_ref() == Some(&comp.value) && comp.version > 0;
+            let likeness = match &comp.processed {
+                Some(last) if !edited && comp.version > 0 => validator.likeness(last, &comp.value),
+                _ => Likeness::Other,
+            };
+            let same = likeness == Likeness::Same;
+            // The verdict on the form before holds when only free strings changed since.
+            let known = comp.version > 0
+                && if edited {
+                    free_edit
+                } else {
+                    likeness == Likeness::Free
+                };
             comp.processed = None;
             comp.stale = false;
             comp.appended = None;
@@ -456,7 +483,16 @@ impl Surface {
             comp.placeholders.clear();
             comp.shown.clear();
             let old_missing = std::mem::take(&mut comp.missing);
-            if !same {
+            if known {
+                #[cfg(debug_assertions)]
+                {
+                    let ok = validator
+                        .check_component(&mut self.check, sid, comp.value.clone(), false)
+                        .1;
+                    debug_assert_eq!(ok, !self.invalid.contains(id));
+                }
+                comp.bump();
+            } else if !same {
                 let value = std::mem::take(&mut comp.value);
                 let (back, ok) = validator.check_component(&mut self.check, sid, value, false);
                 comp.value = back;
@@ -502,9 +538,15 @@ impl Surface {
                 (processed, made)
             }
         };
-        let Some(comp) = self.comps.get(id) else {
+        let Some(comp) = self.comps.get_mut(id) else {
             return;
         };
+        let child_ids_changed =
+            !made.no_longer_missing.is_empty() || !made.newly_missing.is_empty();
+        if children_came && child_ids_changed && comp.child_ids_free.is_none() {
+            comp.child_ids_free = Some(validator.free_under(&comp.value, &CHILD_FIELDS));
+        }
+        let comp = &**comp;
         let rewritten = made.rewritten;
         let last = if comp.version == 0 || edited {
             None
@@ -512,15 +554,47 @@ impl Surface {
             Some(comp.emitted())
         };
         // Nothing rewritten: `processed` is `value` itself (no need to compare them).
-        let same = match last {
+        let likeness = match last {
             Some(last) if !rewritten && comp.processed.is_none() => {
                 debug_assert!(*last == processed);
-                true
+                Likeness::Same
             }
-            _ => last == Some(&processed),
+            // Only child ids may differ, and only where a child's presence changed.
+            Some(last) if children_came => {
+                if !child_ids_changed {
+                    debug_assert!(*last == processed);
+                    Likeness::Same
+                } else if comp.child_ids_free == Some(true) {
+                    debug_assert_eq!(validator.likeness(last, &processed), Likeness::Free);
+                    Likeness::Free
+                } else {
+                    validator.likeness(last, &processed)
+                }
+            }
+            Some(last) => validator.likeness(last, &processed),
+            None => Likeness::Other,
         };
+        let same = likeness == Likeness::Same;
+        // The verdict on the form before holds when only free strings changed since (and, its
+        // id not being a placeholder's, the check never looks for a self-reference).
+        let known = !same
+            && comp.version > 0
+            && !id.starts_with(PLACEHOLDER_PREFIX)
+            && match last {
+                Some(_) => likeness == Likeness::Free,
+                None => edited && free_edit,
+            };
         let (processed, spare) = if same {
             (None, Some(processed))
+        } else if known {
+            #[cfg(debug_assertions)]
+            {
+                let ok = validator
+                    .check_component(&mut self.check, sid, processed.clone(), false)
+                    .1;
+                debug_assert_eq!(ok, !self.invalid.contains(id));
+            }
+            (Some(processed), None)
         } else {
             // Its own references were checked when it was stored; a placeholder can only make
             // it refer to itself if its id is that placeholder's.
@@ -549,12 +623,27 @@ impl Surface {
             let made = match self.placeholder_ok.get(pid) {
                 Some(made) => Arc::clone(made),
                 None => {
-                    let (made, ok) = validator.check_component(
-                        &mut self.check,
-                        sid,
-                        placeholder(pid, version),
-                        false,
-                    );
+                    let made = placeholder(pid, version);
+                    let (made, ok) = match self.placeholder_verdict {
+                        Some(ok) => {
+                            debug_assert_eq!(
+                                ok,
+                                validator
+                                    .check_component(&mut self.check, sid, made.clone(), false)
+                                    .1
+                            );
+                            (made, ok)
+                        }
+                        None => {
+                            let (made, ok) =
+                                validator.check_component(&mut self.check, sid, made, false);
+                            // Placeholders differ only in their ids.
+                            if validator.free_at(&[], Some("id")) {
+                                self.placeholder_verdict = Some(ok);
+                            }
+                            (made, ok)
+                        }
+                    };
                     let made = Arc::new(Placeholder {
                         id: pid.clone(),
                         ok,

@@ -8,6 +8,7 @@ use std::fmt::{self, Write as _};
 use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
+use super::free::Plain;
 use super::{Compiled, ValidationError, DEFAULT_BASE, V09_MESSAGE_DEFS};
 use crate::hash::QuickMap;
 use crate::official::catalog::Catalog;
@@ -91,6 +92,7 @@ pub(super) fn compile_v08(
             entries_apart: true,
             entry_text_free: true,
             component: None,
+            plain: None,
         };
         return Ok((None, shape));
     }
@@ -118,19 +120,21 @@ pub(super) fn compile_v08(
         .with_registry(&registry)
         .build(&message_schema)
         .map_err(schema_error)?;
-    let component = match message_schema.pointer(COMPONENT_POINTER) {
-        Some(item) if components_apart(&message_schema) && !refers(&message_schema) => Some(
-            jsonschema::options()
+    let (component, plain) = match message_schema.pointer(COMPONENT_POINTER) {
+        Some(item) if components_apart(&message_schema) && !refers(&message_schema) => {
+            let alone = jsonschema::options()
                 .with_draft(Draft::Draft202012)
                 .build(item)
-                .map_err(schema_error)?,
-        ),
-        _ => None,
+                .map_err(schema_error)?;
+            (Some(alone), Plain::of(item))
+        }
+        _ => (None, None),
     };
     let shape = MessageShape {
         entries_apart: entries_apart(&message_schema),
         entry_text_free: entry_text_free(&message_schema),
         component,
+        plain,
     };
     Ok((Some(compiled), shape))
 }
@@ -175,6 +179,8 @@ pub(super) struct MessageShape {
     pub(super) entry_text_free: bool,
     /// See [`Compiled::V08::component`].
     pub(super) component: Option<jsonschema::Validator>,
+    /// See [`Compiled::V08::plain`].
+    pub(super) plain: Option<Plain>,
 }
 
 /// Where a v0.8 message schema says what one component of a `surfaceUpdate` is.

@@ -65,12 +65,16 @@ use crate::hash::QuickMap;
 
 mod compile;
 mod describe;
+mod free;
 mod paths;
 mod topology;
 
+use crate::official::partial_json::Slot;
 use compile::{compile_v08, compile_v09};
 pub use describe::py_repr;
 use describe::{describe, push_schema_errors, sub_errors};
+pub(crate) use free::Likeness;
+use free::Plain;
 use paths::traverse;
 pub use paths::{check_depth_and_paths, is_valid_data_path};
 pub use topology::{analyze_topology, check_components, find_root_id};
@@ -227,6 +231,9 @@ enum Compiled {
         /// the message schema checks each component on its own and refers to nothing (see
         /// [`components_apart`](compile::components_apart)); `None`: components are checked inside a message.
         component: Option<jsonschema::Validator>,
+        /// The schema of one component as far as it is plain (see [`Plain`]), when
+        /// `component` is there: which of a component's strings its check cannot tell apart.
+        plain: Option<Plain>,
     },
     V09 {
         has_s2c: bool,
@@ -271,6 +278,7 @@ impl Validator {
                     entries_apart: shape.entries_apart,
                     entry_text_free: shape.entry_text_free,
                     component: shape.component,
+                    plain: shape.plain,
                 }
             }
             Version::V09 => compile_v09(catalog)?,
@@ -514,6 +522,48 @@ impl Validator {
         // In a message the component sits three levels down (message, update, list).
         let ok = !self_reference && traverse(&component, 3, 0).is_ok();
         (component, ok)
+    }
+
+    /// How components `a` and `b` compare for [`check_component`](Self::check_component), for
+    /// one surface and not asked to look for a self-reference: [`Likeness::Free`] when they
+    /// differ only in strings that the schema of a component only asks to be strings, reached
+    /// through schemas that only list members and items (decided once, from the schema's
+    /// shape), none of them a data path; the check then surely gives both the same verdict
+    /// (the depth and path checks see the same in both). Without such a schema (v0.9, or a
+    /// schema that is not plain) only [`Likeness::Same`] or [`Likeness::Other`].
+    pub(crate) fn likeness(&self, a: &Value, b: &Value) -> Likeness {
+        let plain = match &self.compiled {
+            Compiled::V08 { plain, .. } => plain.as_ref(),
+            Compiled::V09 { .. } => None,
+        };
+        Plain::compare(plain, a, b)
+    }
+
+    /// Whether every string of `component` under a member named in `keys` (or an item of a
+    /// list there), anywhere in it, is free as [`likeness`](Self::likeness) reads it: the
+    /// component with any of those strings changed gets the verdict it got before. It depends
+    /// only on where the strings are, not on what they say.
+    pub(crate) fn free_under(&self, component: &Value, keys: &[&str]) -> bool {
+        match &self.compiled {
+            Compiled::V08 {
+                plain: Some(plain), ..
+            } => Plain::free_under(Some(plain), component, keys),
+            _ => false,
+        }
+    }
+
+    /// Whether a string in a component, under member `then` of the object at `path` in it,
+    /// is free as [`likeness`](Self::likeness) reads it: a component changed only there gets
+    /// the verdict it got before. With `then` `None`, the string is the last item of the list
+    /// at `path`, and a component that only gained it (the list held an item before) gets the
+    /// verdict it got before too: the list's schema only asks each item to be a string.
+    pub(crate) fn free_at(&self, path: &[Slot], then: Option<&str>) -> bool {
+        match &self.compiled {
+            Compiled::V08 {
+                plain: Some(plain), ..
+            } => plain.free_at(path, then),
+            _ => false,
+        }
     }
 
     fn check_v09_schemas(
@@ -900,6 +950,93 @@ mod tests {
             list,
             Some(("$id", json!("https://x/s.json")))
         )));
+    }
+
+    #[test]
+    fn components_differing_only_in_free_strings_get_one_verdict() {
+        let catalog = Catalog::new(
+            Version::V08,
+            json!({"type": "object", "properties": {"surfaceUpdate": {"type": "object",
+                "required": ["surfaceId", "components"], "properties": {
+                "surfaceId": {"type": "string"},
+                "components": {"type": "array", "minItems": 1, "items": {"type": "object",
+                    "required": ["id", "component"], "properties": {
+                    "id": {"type": "string"},
+                    "component": {"type": "object", "additionalProperties": true}}}}}}}}),
+            json!({"components": {
+                "Column": {"type": "object", "properties": {"children": {"type": "array",
+                    "description": "ids", "items": {"type": "string"}}}},
+                "Text": {"type": "object", "properties": {
+                    "text": {"type": "string"},
+                    "hint": {"type": "string", "enum": ["h1", "h2"]},
+                    "path": {"type": "string"},
+                    "short": {"type": "string", "maxLength": 3}}}}}),
+            json!({}),
+        );
+        let validator = Validator::new(&catalog).expect("compiles");
+        let text = |member: &str, s: &str| json!({"id": "t", "component": {"Text": {member: s}}});
+        let column = |ids: &[&str]| json!({"id": "c", "component": {"Column": {"children": ids}}});
+        let cases = [
+            (text("text", "a"), text("text", "a"), Likeness::Same),
+            (text("text", "a"), text("text", "ab"), Likeness::Free),
+            (text("hint", "h1"), text("hint", "h3"), Likeness::Other),
+            (text("path", "/a"), text("path", "/a/~2"), Likeness::Other),
+            (text("short", "ab"), text("short", "abcd"), Likeness::Other),
+            (text("text", "a"), text("other", "a"), Likeness::Other),
+            (column(&["a", "b"]), column(&["a", "x"]), Likeness::Free),
+            (column(&["a"]), column(&["a", "b"]), Likeness::Other),
+            (
+                json!({"id": "t", "component": {"Text": {"text": "a"}}}),
+                json!({"id": "u", "component": {"Text": {"text": "b"}}}),
+                Likeness::Free,
+            ),
+            (
+                json!({"id": "t", "component": {"Text": {"text": "a"}, "Column": {}}}),
+                json!({"id": "t", "component": {"Text": {"text": "b"}, "Column": {}}}),
+                Likeness::Free,
+            ),
+        ];
+        let mut frame = CheckFrame::default();
+        for (a, b, expected) in cases {
+            assert_eq!(validator.likeness(&a, &b), expected, "{a} {b}");
+            if expected != Likeness::Other {
+                let (_, ok_a) = validator.check_component(&mut frame, "s", a.clone(), false);
+                let (_, ok_b) = validator.check_component(&mut frame, "s", b.clone(), false);
+                assert_eq!(ok_a, ok_b, "{a} {b}");
+            }
+        }
+        let at = |keys: &[&str]| -> Vec<Slot> {
+            keys.iter()
+                .map(|k| match *k {
+                    "[]" => Slot::Last,
+                    k => Slot::Key(k.to_owned()),
+                })
+                .collect()
+        };
+        assert!(validator.free_at(&at(&["component", "Text"]), Some("text")));
+        assert!(!validator.free_at(&at(&["component", "Text"]), Some("hint")));
+        assert!(!validator.free_at(&at(&["component", "Text"]), Some("path")));
+        assert!(!validator.free_at(&at(&["component", "Text"]), Some("unlisted")));
+        assert!(validator.free_at(&at(&["component", "Column", "children"]), None));
+        assert!(validator.free_at(&[], Some("id")));
+        let children = ["children", "text", "hint"];
+        assert!(validator.free_under(&column(&["a", "b"]), &children));
+        assert!(validator.free_under(&text("text", "a"), &children));
+        assert!(!validator.free_under(&text("hint", "h1"), &children));
+        assert!(validator.free_under(&text("hint", "h1"), &["children"]));
+        // Not known without a plain schema.
+        let v09 = Catalog::new(
+            Version::V09,
+            json!(null),
+            json!({"components": {}}),
+            json!({}),
+        );
+        let v09 = Validator::new(&v09).expect("compiles");
+        let a = text("text", "a");
+        assert_eq!(v09.likeness(&a, &text("text", "b")), Likeness::Other);
+        assert_eq!(v09.likeness(&a, &a), Likeness::Same);
+        assert!(!v09.free_at(&[], Some("id")));
+        assert!(!v09.free_under(&a, &["text"]));
     }
 
     #[test]
