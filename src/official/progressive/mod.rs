@@ -868,10 +868,7 @@ impl ProgressiveParser {
         queued.sort();
         queued.dedup();
         for (i, sid) in queued.iter().enumerate() {
-            if !self.surfaces.get(sid).is_some_and(|s| s.queued) {
-                continue;
-            }
-            if let Err(e) = self.flush_surface(sid, false, out) {
+            if let Err(e) = self.flush_surface(sid, false, true, out) {
                 let writing = self.json.stack.len() > 1;
                 if writing && self.current.failed {
                     // A message gives one error at most: a later fault in it is mended without
@@ -884,6 +881,11 @@ impl ProgressiveParser {
                 self.current.failed = writing;
                 return Err(found("", e));
             }
+        }
+        // The list keeps its room for the next call.
+        if self.queued.is_empty() {
+            queued.clear();
+            self.queued = queued;
         }
         Ok(())
     }
@@ -1619,7 +1621,7 @@ impl ProgressiveParser {
                     surface.started = true;
                     self.emit_finished(msg, out)?;
                 }
-                self.flush_surface(&sid, false, out)
+                self.flush_surface(&sid, false, false, out)
             }
             "surfaceUpdate" | "updateComponents" => {
                 let surface = self
@@ -1667,7 +1669,7 @@ impl ProgressiveParser {
                     if !M::TEXT {
                         out.spare.extend(M::spare_tree(msg));
                     }
-                    self.flush_surface(&sid, true, out)?;
+                    self.flush_surface(&sid, true, false, out)?;
                 }
                 Ok(())
             }
@@ -1771,11 +1773,13 @@ impl ProgressiveParser {
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
-    /// the reachable set has to be worked out again.
+    /// the reachable set has to be worked out again. With `queued_only`, a surface not waiting in
+    /// [`Self::queued`] is left alone.
     fn flush_surface<M: Form>(
         &mut self,
         sid: &str,
         check_root: bool,
+        queued_only: bool,
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         let version = self.version;
@@ -1784,6 +1788,9 @@ impl ProgressiveParser {
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return Ok(());
         };
+        if queued_only && !surface.queued {
+            return Ok(());
+        }
         surface.queued = false;
         if !surface.started {
             return Ok(());
