@@ -68,6 +68,7 @@ mod entries;
 mod error;
 mod form;
 mod heal;
+mod lists;
 mod reuse;
 mod surface;
 mod tags;
@@ -91,6 +92,7 @@ use error::{classify, self_reference};
 pub use error::{Error, ErrorKind, Limits};
 use form::{compact_json, map_messages, Form, Out};
 use heal::{heal_component_string, heal_data_string};
+use lists::{emptied, FlushLists};
 use reuse::{bound, take_back, Spare};
 use surface::{full_reach, Appended, Comp, Placeholder, Surface};
 use tags::{find_tag, held_back, CLOSE_TAG, OPEN_TAG};
@@ -221,6 +223,8 @@ pub struct ProgressiveParser {
     /// Messages handed back by the caller ([`ProgressiveParser::process_chunk_into`]) or
     /// replaced within a step, to be written over by the next ones made.
     spare: Spare,
+    /// The lists a flush of a surface fills, kept empty for their room.
+    lists: FlushLists,
     /// How often a cut string grew in place (tests only).
     #[cfg(test)]
     grown_in_place: usize,
@@ -343,6 +347,7 @@ impl ProgressiveParser {
             writing: Writing::default(),
             in_place: true,
             spare: Spare::default(),
+            lists: FlushLists::default(),
             #[cfg(test)]
             grown_in_place: 0,
             #[cfg(test)]
@@ -869,10 +874,7 @@ impl ProgressiveParser {
         queued.sort();
         queued.dedup();
         for (i, sid) in queued.iter().enumerate() {
-            if !self.surfaces.get(sid).is_some_and(|s| s.queued) {
-                continue;
-            }
-            if let Err(e) = self.flush_surface(sid, false, out) {
+            if let Err(e) = self.flush_surface(sid, false, true, out) {
                 let writing = self.json.stack.len() > 1;
                 if writing && self.current.failed {
                     // A message gives one error at most: a later fault in it is mended without
@@ -885,6 +887,11 @@ impl ProgressiveParser {
                 self.current.failed = writing;
                 return Err(found("", e));
             }
+        }
+        // The list keeps its room for the next call.
+        if self.queued.is_empty() {
+            queued.clear();
+            self.queued = queued;
         }
         Ok(())
     }
@@ -1647,7 +1654,7 @@ impl ProgressiveParser {
                     surface.started = true;
                     self.emit_finished(msg, out)?;
                 }
-                self.flush_surface(&sid, false, out)
+                self.flush_surface(&sid, false, false, out)
             }
             "surfaceUpdate" | "updateComponents" => {
                 let surface = self
@@ -1695,7 +1702,7 @@ impl ProgressiveParser {
                     if !M::TEXT {
                         out.spare.extend(M::spare_tree(msg));
                     }
-                    self.flush_surface(&sid, true, out)?;
+                    self.flush_surface(&sid, true, false, out)?;
                 }
                 Ok(())
             }
@@ -1799,11 +1806,13 @@ impl ProgressiveParser {
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
-    /// the reachable set has to be worked out again.
+    /// the reachable set has to be worked out again. With `queued_only`, a surface not waiting in
+    /// [`Self::queued`] is left alone.
     fn flush_surface<M: Form>(
         &mut self,
         sid: &str,
         check_root: bool,
+        queued_only: bool,
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         let version = self.version;
@@ -1812,6 +1821,9 @@ impl ProgressiveParser {
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return Ok(());
         };
+        if queued_only && !surface.queued {
+            return Ok(());
+        }
         surface.queued = false;
         if !surface.started {
             return Ok(());
@@ -1837,7 +1849,8 @@ impl ProgressiveParser {
         let mut touched = std::mem::take(&mut surface.touched);
         touched.sort_unstable();
         touched.dedup();
-        let mut candidates = Vec::with_capacity(touched.len());
+        let mut candidates = std::mem::take(&mut self.lists.candidates);
+        candidates.reserve(touched.len());
         let full = surface.reach_stale
             || (surface.reach.is_empty() && surface.comps.contains_key(&root))
             || surface.grow(touched.drain(..), &mut candidates).is_err();
@@ -1888,105 +1901,117 @@ impl ProgressiveParser {
             sid_json,
             ..
         } = &mut **surface;
-        // Each component to send is picked in the same look-up that marks it sent (sent as
-        // text, its text is made below unless it is made already for its version).
-        let mut fresh: Vec<String> = Vec::new();
-        let picked: Vec<&Comp> = match mode {
-            Emission::Official if changed => {
-                // Official mode counts a rejected step as sent, as the reference does.
-                let mut picked = Vec::with_capacity(reach.len());
-                for id in reach.keys() {
-                    if let Some(comp) = comps.get(id) {
-                        comp.yielded.store(comp.version, Ordering::Relaxed);
-                        picked.push(&**comp);
+        let lists = &mut self.lists;
+        let mut picked: Vec<&Comp> = std::mem::take(&mut lists.picked);
+        let mut new_placeholders: Vec<&Placeholder> = std::mem::take(&mut lists.new_placeholders);
+        let mut shown: Vec<&Placeholder> = std::mem::take(&mut lists.shown);
+        let mut items: Vec<(&Value, &str)> = std::mem::take(&mut lists.items);
+        // The message to send, if any (the lists are handed back after it is made).
+        let message = 'send: {
+            // Each component to send is picked in the same look-up that marks it sent (sent as
+            // text, its text is made below unless it is made already for its version).
+            let mut fresh: Vec<String> = Vec::new();
+            match mode {
+                Emission::Official if changed => {
+                    // Official mode counts a rejected step as sent, as the reference does.
+                    picked.reserve(reach.len());
+                    for id in reach.keys() {
+                        if let Some(comp) = comps.get(id) {
+                            comp.yielded.store(comp.version, Ordering::Relaxed);
+                            picked.push(&**comp);
+                        }
                     }
                 }
-                picked
-            }
-            Emission::Official => return Ok(()),
-            Emission::ChangedOnly => {
-                let mut all = std::mem::take(pending);
-                all.extend(candidates);
-                // What the renderer does not have yet, picked in the look-up that finds it.
-                let mut picked = Vec::new();
-                for id in all {
-                    let unsent = comps
-                        .get(&id)
-                        .filter(|c| c.yielded.load(Ordering::Relaxed) != c.version);
-                    if let Some(comp) = unsent.filter(|_| reach.contains_key(&id)) {
-                        picked.push(&**comp);
-                        fresh.push(id);
+                Emission::Official => break 'send None,
+                Emission::ChangedOnly => {
+                    let mut all = std::mem::take(pending);
+                    all.extend(candidates.drain(..));
+                    // What the renderer does not have yet, picked in the look-up that finds it.
+                    for id in all {
+                        let unsent = comps
+                            .get(&id)
+                            .filter(|c| c.yielded.load(Ordering::Relaxed) != c.version);
+                        if let Some(comp) = unsent.filter(|_| reach.contains_key(&id)) {
+                            picked.push(&**comp);
+                            fresh.push(id);
+                        }
                     }
                 }
-                picked
             }
+            if picked.is_empty() {
+                break 'send None;
+            }
+            // First whether the step is accepted and which placeholders it shows, so that the
+            // message is made only when it is sent (with room for every placeholder shown, so
+            // that neither list grows).
+            let room = picked.iter().map(|c| c.shown.len()).sum::<usize>();
+            let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
+            let mut message = None;
+            {
+                let mut seen = Seen::default();
+                shown.reserve(room);
+                items.reserve(picked.len() + room);
+                for comp in &picked {
+                    items.push((comp.emitted(), if M::TEXT { comp.text() } else { "" }));
+                    for made in comp.shown.iter().map(Arc::as_ref) {
+                        let pid = made.id.as_str();
+                        if !seen.insert(pid) {
+                            continue;
+                        }
+                        accepted &= made.ok
+                            && !(*loading_ids
+                                && comps.contains_key(pid)
+                                && reach.contains_key(pid));
+                        let new = !made.yielded.load(Ordering::Relaxed);
+                        if new {
+                            new_placeholders.push(made);
+                        }
+                        if mode == Emission::Official || new {
+                            shown.push(made);
+                        }
+                    }
+                }
+                if accepted {
+                    items.extend(
+                        shown
+                            .iter()
+                            .map(|p| (&p.made, if M::TEXT { p.text() } else { "" })),
+                    );
+                    let reuse = out.reuse();
+                    message = Some(M::components(
+                        version,
+                        (sid, sid_json.as_str()),
+                        &items,
+                        reuse,
+                    ));
+                }
+            }
+            if mode == Emission::ChangedOnly {
+                if !accepted {
+                    pending.extend(fresh);
+                    break 'send None;
+                }
+                for comp in &picked {
+                    comp.yielded.store(comp.version, Ordering::Relaxed);
+                }
+            }
+            for made in &new_placeholders {
+                made.yielded.store(true, Ordering::Relaxed);
+            }
+            message
         };
-        if picked.is_empty() {
-            return Ok(());
-        }
-        // First whether the step is accepted and which placeholders it shows, so that the
-        // message is made only when it is sent (with room for every placeholder shown, so that
-        // neither list grows).
-        let room = picked.iter().map(|c| c.shown.len()).sum::<usize>();
-        let mut new_placeholders: Vec<&Placeholder> = Vec::new();
-        let mut accepted = invalid.iter().all(|id| !reach.contains_key(id));
-        let mut message = None;
-        {
-            let mut seen = Seen::default();
-            let mut shown: Vec<&Placeholder> = Vec::with_capacity(room);
-            let mut items: Vec<(&Value, &str)> = Vec::with_capacity(picked.len() + room);
-            for comp in &picked {
-                items.push((comp.emitted(), if M::TEXT { comp.text() } else { "" }));
-                for made in comp.shown.iter().map(Arc::as_ref) {
-                    let pid = made.id.as_str();
-                    if !seen.insert(pid) {
-                        continue;
-                    }
-                    accepted &= made.ok
-                        && !(*loading_ids && comps.contains_key(pid) && reach.contains_key(pid));
-                    let new = !made.yielded.load(Ordering::Relaxed);
-                    if new {
-                        new_placeholders.push(made);
-                    }
-                    if mode == Emission::Official || new {
-                        shown.push(made);
-                    }
-                }
-            }
-            if accepted {
-                items.extend(
-                    shown
-                        .into_iter()
-                        .map(|p| (&p.made, if M::TEXT { p.text() } else { "" })),
-                );
-                let reuse = out.reuse();
-                message = Some(M::components(
-                    version,
-                    (sid, sid_json.as_str()),
-                    &items,
-                    reuse,
-                ));
-            }
-        }
-        if mode == Emission::ChangedOnly {
-            if !accepted {
-                pending.extend(fresh);
-                return Ok(());
-            }
-            for comp in &picked {
-                comp.yielded.store(comp.version, Ordering::Relaxed);
-            }
-        }
-        for made in new_placeholders {
-            made.yielded.store(true, Ordering::Relaxed);
-        }
+        candidates.clear();
+        lists.candidates = candidates;
+        lists.picked = emptied(picked);
+        lists.new_placeholders = emptied(new_placeholders);
+        lists.shown = emptied(shown);
+        lists.items = emptied(items);
         if let Some(message) = message {
             out.update(sid, message);
         }
         Ok(())
     }
 }
-
 /// Strings met so far, each said new once: up to [`FEW`] in a list kept in place (nothing
 /// allocated), a hash table after.
 struct Seen<'a> {
