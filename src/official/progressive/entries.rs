@@ -177,7 +177,10 @@ impl EntriesSoFar {
             Some((entry.sent?, entry.text))
         });
         let path = path.map(|p| (p, self.path_json.as_str()));
-        ok.then(|| M::data_update((sid, &self.sid_json), path, &sent, last, spare.pop()))
+        ok.then(|| {
+            let reuse = spare.pop();
+            M::data_update((sid, &self.sid_json), path, &sent, last, reuse, &self.check)
+        })
     }
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
@@ -347,7 +350,7 @@ pub(super) fn wrap_entries(sid: &str, path: Option<Value>, contents: Vec<Value>)
 }
 
 /// The entry list of an update made by [`wrap_entries`].
-fn entries_slot(update: &mut Value) -> Option<&mut Vec<Value>> {
+pub(super) fn entries_slot(update: &mut Value) -> Option<&mut Vec<Value>> {
     update
         .get_mut("dataModelUpdate")?
         .get_mut("contents")?

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::entries::wrap_entries;
+use super::entries::{entries_slot, wrap_entries};
 use super::reuse::{components_over, data_update_over, Spare};
 use super::ResponsePart;
 use crate::official::catalog::Version;
@@ -26,13 +26,16 @@ pub(super) trait Form: Sized {
     ) -> Self;
     /// The v0.8 `dataModelUpdate` of surface `sid` at `path` with `entries` (each an entry and,
     /// in the text form, its JSON text), written over `reuse` when there is one; `sid` and `path`
-    /// come with their JSON text.
+    /// come with their JSON text. `empty` is that update with no entries
+    /// (`wrap_entries(sid, path, vec![])`), which the tree form copies when it has nothing to
+    /// write over.
     fn data_update(
         sid: (&str, &str),
         path: Option<(&Value, &str)>,
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
         reuse: Option<Self>,
+        empty: &Value,
     ) -> Self;
     /// The messages of this form kept to be written over.
     fn spare(spare: &mut Spare) -> &mut Vec<Self>;
@@ -73,6 +76,7 @@ impl Form for Value {
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
         reuse: Option<Value>,
+        empty: &Value,
     ) -> Value {
         let path = path.map(|(path, _)| path);
         let last = last.map(|(value, _)| value);
@@ -87,7 +91,16 @@ impl Form for Value {
             .map(|(value, _)| (*value).clone())
             .chain(last)
             .collect();
-        wrap_entries(sid, path.cloned(), list)
+        // A copy of the empty update is cheaper to make than the update built member by member.
+        debug_assert_eq!(*empty, wrap_entries(sid, path.cloned(), Vec::new()));
+        let mut message = empty.clone();
+        match entries_slot(&mut message) {
+            Some(slot) => {
+                *slot = list;
+                message
+            }
+            None => wrap_entries(sid, path.cloned(), list),
+        }
     }
 
     fn spare(spare: &mut Spare) -> &mut Vec<Value> {
@@ -145,6 +158,7 @@ impl Form for String {
         entries: &[(&Value, &str)],
         last: Option<(Value, String)>,
         reuse: Option<String>,
+        _empty: &Value,
     ) -> String {
         let last = last.map(|(_, text)| text);
         let more = sid_json.len()
