@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::component::{
-    append_child, assign, needs_processing, placeholder, process_component, Processed,
-    CHILD_FIELDS, PLACEHOLDER_PREFIX,
+    append_child, assign, needs_processing, placeholder, process_component, show_arrived,
+    Processed, CHILD_FIELDS, PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
@@ -450,6 +450,127 @@ impl Surface {
         }
     }
 
+    /// Brings the emitted form of `id` up to date in place when all that happened since it was
+    /// made is that children it names arrived ([`Comp::children_came`]): their placeholder ids
+    /// are swapped for their own ([`show_arrived`]) instead of the form being made again. Only
+    /// where the catalog check cannot tell its child ids apart, so that the verdict on the form
+    /// before holds; false, changing nothing, when that is not so or the form has to be made
+    /// again (an open list, or an id that may be taken for a placeholder's).
+    fn show_arrived(
+        &mut self,
+        id: &str,
+        sid: &str,
+        version: Version,
+        validator: &Validator,
+    ) -> bool {
+        if self.loading_ids || id.starts_with(PLACEHOLDER_PREFIX) {
+            return false;
+        }
+        let Some(comp) = self.comps.get_mut(id) else {
+            return false;
+        };
+        if comp.version == 0
+            || !comp.open_lists.is_empty()
+            || comp.missing.is_empty()
+            || comp.processed.is_none()
+        {
+            return false;
+        }
+        let free = *comp
+            .child_ids_free
+            .get_or_insert_with(|| validator.free_under(&comp.value, &CHILD_FIELDS));
+        if !free {
+            return false;
+        }
+        let comps = &self.comps;
+        let Some(comp) = comps.get(id) else {
+            return false;
+        };
+        let came: Vec<String> = comp
+            .missing
+            .iter()
+            .filter(|m| comps.contains_key(m.as_str()))
+            .cloned()
+            .collect();
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut form = comp.value.clone();
+            let earlier = Processed {
+                placeholders: comp.placeholders.clone(),
+                missing: comp.missing.clone(),
+                calls: comp.child_calls,
+                ..Processed::default()
+            };
+            let made = process_component(
+                &mut form,
+                &comp.open_lists,
+                |child| comps.contains_key(child),
+                version,
+                earlier,
+            );
+            (form, made)
+        };
+        #[cfg(not(debug_assertions))]
+        let _ = version;
+        let Some(comp) = self.comps.get_mut(id) else {
+            return false;
+        };
+        comp.stale = false;
+        comp.appended = None;
+        if came.is_empty() {
+            // Nothing arrived after all: the form stays as it is.
+            #[cfg(debug_assertions)]
+            debug_assert_eq!(Some(&expected.0), comp.processed.as_ref());
+            return true;
+        }
+        let Some(form) = comp.processed.as_mut() else {
+            return false;
+        };
+        let swapped = show_arrived(form, &came);
+        debug_assert!(swapped >= came.len());
+        let is_arrived = |pid: &str| {
+            pid.strip_prefix(PLACEHOLDER_PREFIX)
+                .is_some_and(|child| came.iter().any(|c| c == child))
+        };
+        // `shown` holds the placeholder components of `placeholders`, in the same order.
+        comp.placeholders.retain(|pid| !is_arrived(pid));
+        comp.shown.retain(|p| !is_arrived(&p.id));
+        comp.missing.retain(|m| !came.contains(m));
+        let rewritten =
+            !comp.placeholders.is_empty() || Some(&comp.value) != comp.processed.as_ref();
+        if !rewritten {
+            comp.spare = comp.processed.take();
+        }
+        #[cfg(debug_assertions)]
+        {
+            let (form, made) = &expected;
+            debug_assert_eq!(form, comp.emitted());
+            debug_assert_eq!(made.rewritten, rewritten);
+            debug_assert_eq!(made.placeholders, comp.placeholders);
+            debug_assert_eq!(made.missing, comp.missing);
+            debug_assert_eq!(made.calls, comp.child_calls);
+            debug_assert!(made.newly_missing.is_empty());
+            let mut went = made.no_longer_missing.clone();
+            went.sort();
+            let mut came = came.clone();
+            came.sort();
+            debug_assert_eq!(went, came);
+            let ok = validator
+                .check_component(&mut self.check, sid, comp.emitted().clone(), false)
+                .1;
+            debug_assert_eq!(ok, !self.invalid.contains(id));
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = sid;
+        comp.bump();
+        for child in &came {
+            if let Some(users) = self.mentioned_by.get_mut(child) {
+                users.remove(id);
+            }
+        }
+        true
+    }
+
     /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
     /// the catalog when it changed.
     pub(super) fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
@@ -462,6 +583,12 @@ impl Surface {
         let edited = std::mem::take(&mut comp.edited);
         let free_edit = std::mem::take(&mut comp.free_edit);
         let children_came = std::mem::take(&mut comp.children_came);
+        if children_came && !edited && self.show_arrived(id, sid, version, validator) {
+            return;
+        }
+        let Some(comp) = self.comps.get_mut(id) else {
+            return;
+        };
         if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
             // Nothing to swap or rewrite: the component is its own emitted form.
             let likeness = match &comp.processed {
