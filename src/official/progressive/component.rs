@@ -220,6 +220,66 @@ pub(super) fn append_child(
     Ok(earlier)
 }
 
+/// Shows in `form`, an emitted form made before (with no open list), the children `came` that
+/// arrived since in place of their placeholders, leaving everything else as it is: what making
+/// the form again from the component would give, when only the presence of those children
+/// changed and no id it names starts with [`PLACEHOLDER_PREFIX`] (a placeholder id then stands
+/// only for a missing child). Returns how many ids it swapped.
+pub(super) fn show_arrived(form: &mut Value, came: &[String]) -> usize {
+    /// `slot` made the child id its placeholder stands for, if that child is one of `came`.
+    fn swap(slot: &mut String, came: &[String]) -> usize {
+        let arrived = slot
+            .strip_prefix(PLACEHOLDER_PREFIX)
+            .is_some_and(|child| came.iter().any(|c| c == child));
+        if arrived {
+            slot.drain(..PLACEHOLDER_PREFIX.len());
+        }
+        usize::from(arrived)
+    }
+    fn walk(v: &mut Value, came: &[String]) -> usize {
+        let mut swapped = 0;
+        match v {
+            Value::Object(obj) => {
+                let (mask, _) = scan(obj);
+                if mask != 0 {
+                    for (k, v) in obj.iter_mut() {
+                        if !CHILD_FIELDS.contains(&k.as_str()) {
+                            continue;
+                        }
+                        match v {
+                            Value::Array(items) => {
+                                for item in items.iter_mut() {
+                                    if let Value::String(child) = item {
+                                        swapped += swap(child, came);
+                                    }
+                                }
+                            }
+                            Value::String(child) => swapped += swap(child, came),
+                            _ => {}
+                        }
+                    }
+                }
+                for child in obj.values_mut() {
+                    swapped += walk(child, came);
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    swapped += walk(item, came);
+                }
+            }
+            _ => {}
+        }
+        swapped
+    }
+    match form {
+        Value::Object(obj) if obj.get("component").is_some_and(Value::is_object) => {
+            obj.get_mut("component").map_or(0, |body| walk(body, came))
+        }
+        _ => walk(form, came),
+    }
+}
+
 /// What a placeholder id starts with: a missing child `c` shows as `loading_c`, the still empty
 /// open list of component `p` as `loading_children_p`.
 pub(super) const PLACEHOLDER_PREFIX: &str = "loading_";
@@ -530,6 +590,31 @@ mod tests {
             should_go.sort();
             prop_assert_eq!(went, should_go);
         }
+    }
+
+    #[test]
+    fn show_arrived_swaps_only_the_placeholders_of_children_that_came() {
+        use serde_json::json;
+        let comp = json!({"id": "a", "component": {"Column": {"children": {"explicitList": ["x", "y", "x"]}, "label": "loading_x"}}});
+        let mut form = comp.clone();
+        process_component(
+            &mut form,
+            &[],
+            |_| false,
+            Version::V08,
+            Processed::default(),
+        );
+        let swapped = show_arrived(&mut form, &["x".to_owned()]);
+        assert_eq!(swapped, 2);
+        let mut expected = comp.clone();
+        process_component(
+            &mut expected,
+            &[],
+            |c| c == "x",
+            Version::V08,
+            Processed::default(),
+        );
+        assert_eq!(form, expected);
     }
 
     #[test]

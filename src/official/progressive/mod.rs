@@ -1003,6 +1003,7 @@ impl ProgressiveParser {
                 }
                 comp.open_lists = cached.open_lists;
                 comp.at = cached.at;
+                comp.same_as_followed = comp.same_as_followed.min(kept);
                 comp.refs.truncate(kept);
                 comp.refs.extend(new_refs);
                 comp.mark_stale();
@@ -1021,6 +1022,7 @@ impl ProgressiveParser {
                         seq,
                         refs: new_refs,
                         followed: Vec::new(),
+                        same_as_followed: 0,
                         processed: None,
                         spare: None,
                         stale: true,
@@ -1869,6 +1871,7 @@ impl ProgressiveParser {
             for id in surface.reach.keys() {
                 if let Some(comp) = surface.comps.get_mut(id) {
                     comp.followed.clone_from(&comp.refs);
+                    comp.same_as_followed = comp.refs.len();
                     candidates.push(id.clone());
                 }
             }
@@ -1879,14 +1882,7 @@ impl ProgressiveParser {
         // Bring the emitted form of every candidate up to date.
         let mut changed = false;
         for id in &candidates {
-            surface.refresh(id, sid, version, &validator);
-            if let Some(comp) = surface.comps.get(id) {
-                changed |= comp.yielded.load(Ordering::Relaxed) != comp.version
-                    || comp
-                        .shown
-                        .iter()
-                        .any(|p| !p.yielded.load(Ordering::Relaxed));
-            }
+            changed |= surface.refresh(id, sid, version, &validator);
         }
         // What to send: everything reachable, or what the renderer does not have yet.
         if surface.sid_json.is_empty() {

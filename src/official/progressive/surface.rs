@@ -2,14 +2,14 @@
 //! them are reachable from its root, and the faults among their references.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use super::component::{
-    append_child, assign, needs_processing, placeholder, process_component, Processed,
-    CHILD_FIELDS, PLACEHOLDER_PREFIX,
+    append_child, assign, needs_processing, placeholder, process_component, show_arrived,
+    Processed, CHILD_FIELDS, PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
@@ -77,6 +77,10 @@ pub(super) struct Comp {
     pub(super) refs: Vec<String>,
     /// `refs` as the reachability last followed them (kept up to date while reachable).
     pub(super) followed: Vec<String>,
+    /// How many of the first `refs` are known to be those of `followed` (they stayed as they
+    /// were since `followed` was made): when that covers `followed`, it starts `refs` without a
+    /// look at their texts.
+    pub(super) same_as_followed: usize,
     /// The form that is emitted (placeholders in, v0.8 paths made absolute) when it differs
     /// from `value`, or the form last emitted while `stale`; `None`: `value` itself.
     pub(super) processed: Option<Value>,
@@ -140,6 +144,15 @@ impl Comp {
     /// The emitted form as JSON text, made if it is not made yet for this `version`.
     pub(super) fn text(&self) -> &str {
         self.text.get_or_init(|| compact_json(self.emitted()))
+    }
+
+    /// It has something not put in a message yet: its emitted form or a placeholder it shows.
+    pub(super) fn unsent(&self) -> bool {
+        self.yielded.load(Ordering::Relaxed) != self.version
+            || self
+                .shown
+                .iter()
+                .any(|p| !p.yielded.load(Ordering::Relaxed))
     }
 
     /// Something changed that the next refresh looks at whole.
@@ -314,7 +327,10 @@ impl Surface {
             };
             // Usually the references only grew at the end (a list being written): then what
             // was followed is all still there, and only the new tail needs a look.
-            let kept = if comp.refs.starts_with(&comp.followed) {
+            let kept = if comp.same_as_followed >= comp.followed.len() {
+                debug_assert!(comp.refs.starts_with(&comp.followed));
+                comp.followed.len()
+            } else if comp.refs.starts_with(&comp.followed) {
                 comp.followed.len()
             } else if comp.followed.iter().any(|r| !comp.refs.contains(r)) {
                 return Err(());
@@ -338,9 +354,14 @@ impl Surface {
                 }
             }
             if let Some(comp) = self.comps.get_mut(&id) {
-                if comp.followed != comp.refs {
+                if kept == comp.followed.len() {
+                    // What was followed starts the references: only the tail is new.
+                    let tail = comp.refs.get(kept..).unwrap_or_default();
+                    comp.followed.extend_from_slice(tail);
+                } else {
                     comp.followed.clone_from(&comp.refs);
                 }
+                comp.same_as_followed = comp.refs.len();
             }
             candidates.push(id);
         }
@@ -381,6 +402,9 @@ impl Surface {
                 None => {
                     if let Some((id, _, refs, _)) = stack.pop() {
                         if let Some(comp) = self.comps.get_mut(&id) {
+                            // Taken from the component as the walk entered it (unchanged since).
+                            debug_assert!(comp.refs == refs);
+                            comp.same_as_followed = refs.len();
                             comp.followed = refs;
                         }
                     }
@@ -450,18 +474,148 @@ impl Surface {
         }
     }
 
+    /// Brings the emitted form of `id` up to date in place when all that happened since it was
+    /// made is that children it names arrived ([`Comp::children_came`]): their placeholder ids
+    /// are swapped for their own ([`show_arrived`]) instead of the form being made again. Only
+    /// where the catalog check cannot tell its child ids apart, so that the verdict on the form
+    /// before holds. Whether it then has something not put in a message yet ([`Comp::unsent`]);
+    /// `None`, changing nothing, when that is not so or the form has to be made again (an open
+    /// list, or an id that may be taken for a placeholder's).
+    fn show_arrived(
+        &mut self,
+        id: &str,
+        sid: &str,
+        version: Version,
+        validator: &Validator,
+    ) -> Option<bool> {
+        if self.loading_ids || id.starts_with(PLACEHOLDER_PREFIX) {
+            return None;
+        }
+        let comp = self.comps.get_mut(id)?;
+        if comp.version == 0
+            || !comp.open_lists.is_empty()
+            || comp.missing.is_empty()
+            || comp.processed.is_none()
+        {
+            return None;
+        }
+        let free = *comp
+            .child_ids_free
+            .get_or_insert_with(|| validator.free_under(&comp.value, &CHILD_FIELDS));
+        if !free {
+            return None;
+        }
+        let comps = &self.comps;
+        let comp = comps.get(id)?;
+        let came: Vec<String> = comp
+            .missing
+            .iter()
+            .filter(|m| comps.contains_key(m.as_str()))
+            .cloned()
+            .collect();
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut form = comp.value.clone();
+            let earlier = Processed {
+                placeholders: comp.placeholders.clone(),
+                missing: comp.missing.clone(),
+                calls: comp.child_calls,
+                ..Processed::default()
+            };
+            let made = process_component(
+                &mut form,
+                &comp.open_lists,
+                |child| comps.contains_key(child),
+                version,
+                earlier,
+            );
+            (form, made)
+        };
+        #[cfg(not(debug_assertions))]
+        let _ = version;
+        let comp = self.comps.get_mut(id)?;
+        comp.stale = false;
+        comp.appended = None;
+        if came.is_empty() {
+            // Nothing arrived after all: the form stays as it is.
+            #[cfg(debug_assertions)]
+            debug_assert_eq!(Some(&expected.0), comp.processed.as_ref());
+            return Some(comp.unsent());
+        }
+        let form = comp.processed.as_mut()?;
+        let swapped = show_arrived(form, &came);
+        debug_assert!(swapped >= came.len());
+        let is_arrived = |pid: &str| {
+            pid.strip_prefix(PLACEHOLDER_PREFIX)
+                .is_some_and(|child| came.iter().any(|c| c == child))
+        };
+        // `shown` holds the placeholder components of `placeholders`, in the same order.
+        comp.placeholders.retain(|pid| !is_arrived(pid));
+        comp.shown.retain(|p| !is_arrived(&p.id));
+        comp.missing.retain(|m| !came.contains(m));
+        let rewritten =
+            !comp.placeholders.is_empty() || Some(&comp.value) != comp.processed.as_ref();
+        if !rewritten {
+            comp.spare = comp.processed.take();
+        }
+        #[cfg(debug_assertions)]
+        {
+            let (form, made) = &expected;
+            debug_assert_eq!(form, comp.emitted());
+            debug_assert_eq!(made.rewritten, rewritten);
+            debug_assert_eq!(made.placeholders, comp.placeholders);
+            debug_assert_eq!(made.missing, comp.missing);
+            debug_assert_eq!(made.calls, comp.child_calls);
+            debug_assert!(made.newly_missing.is_empty());
+            let mut went = made.no_longer_missing.clone();
+            went.sort();
+            let mut came = came.clone();
+            came.sort();
+            debug_assert_eq!(went, came);
+            let ok = validator
+                .check_component(&mut self.check, sid, comp.emitted().clone(), false)
+                .1;
+            debug_assert_eq!(ok, !self.invalid.contains(id));
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = sid;
+        comp.bump();
+        let unsent = comp.unsent();
+        for child in &came {
+            if let Some(users) = self.mentioned_by.get_mut(child) {
+                users.remove(id);
+            }
+        }
+        Some(unsent)
+    }
+
     /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
-    /// the catalog when it changed.
-    pub(super) fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) {
+    /// the catalog when it changed; true when it has something not put in a message yet
+    /// ([`Comp::unsent`]).
+    pub(super) fn refresh(
+        &mut self,
+        id: &str,
+        sid: &str,
+        version: Version,
+        validator: &Validator,
+    ) -> bool {
         let Some(comp) = self.comps.get_mut(id) else {
-            return;
+            return false;
         };
         if !comp.stale {
-            return;
+            return comp.unsent();
         }
         let edited = std::mem::take(&mut comp.edited);
         let free_edit = std::mem::take(&mut comp.free_edit);
         let children_came = std::mem::take(&mut comp.children_came);
+        if children_came && !edited {
+            if let Some(unsent) = self.show_arrived(id, sid, version, validator) {
+                return unsent;
+            }
+        }
+        let Some(comp) = self.comps.get_mut(id) else {
+            return false;
+        };
         if comp.open_lists.is_empty() && !needs_processing(&comp.value, version) {
             // Nothing to swap or rewrite: the component is its own emitted form.
             let likeness = match &comp.processed {
@@ -503,12 +657,13 @@ impl Surface {
                     self.invalid.insert(id.to_owned());
                 }
             }
+            let unsent = comp.unsent();
             for child in &old_missing {
                 if let Some(users) = self.mentioned_by.get_mut(child) {
                     users.remove(id);
                 }
             }
-            return;
+            return unsent;
         }
         let earlier = Processed {
             placeholders: std::mem::take(&mut comp.placeholders),
@@ -524,7 +679,7 @@ impl Surface {
             Err(earlier) => {
                 let mut processed = spare_form.take().unwrap_or(Value::Null);
                 let Some(comp) = self.comps.get(id) else {
-                    return;
+                    return false;
                 };
                 assign(&mut processed, &comp.value);
                 let comps = &self.comps;
@@ -539,7 +694,7 @@ impl Surface {
             }
         };
         let Some(comp) = self.comps.get_mut(id) else {
-            return;
+            return false;
         };
         let child_ids_changed =
             !made.no_longer_missing.is_empty() || !made.newly_missing.is_empty();
@@ -695,7 +850,9 @@ impl Surface {
                     }
                 }
             }
+            return comp.unsent();
         }
+        false
     }
 }
 
