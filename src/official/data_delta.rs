@@ -321,7 +321,7 @@ impl Walk<'_> {
         // finished) the cut string. Usually unchanged since the last visit: then nothing is
         // copied.
         let cut_place = cut.as_ref().and_then(|(k, _)| scalar_place(k));
-        let written = match (first_scalar(map), &cut) {
+        let written = match (entry_fields(map).first_scalar, &cut) {
             (Some((place, value)), _) if cut_place.is_none_or(|c| place <= c) => {
                 let valued = !value.is_null();
                 if valued && value_under(self.emitted, path, key) != Some(value) {
@@ -545,18 +545,36 @@ pub(crate) fn scalar_place(name: &str) -> Option<usize> {
     SCALAR_FIELDS.iter().position(|f| *f == name)
 }
 
-/// The first of the [`SCALAR_FIELDS`] that the v0.8 entry `map` has, with its place there: one
-/// pass over the members (an entry has few), where looking each field up would take four.
-pub(crate) fn first_scalar(map: &Map<String, Value>) -> Option<(usize, &Value)> {
-    let mut first: Option<(usize, &Value)> = None;
+/// What one pass over the members of a v0.8 entry finds (an entry has few, where looking each
+/// field up would take several passes).
+pub(crate) struct EntryFields<'a> {
+    /// Its `key` member.
+    pub(crate) key: Option<&'a Value>,
+    /// The first of the [`SCALAR_FIELDS`] it has, with its place there.
+    pub(crate) first_scalar: Option<(usize, &'a Value)>,
+    /// It has a `valueMap` member.
+    pub(crate) value_map: bool,
+}
+
+/// [`EntryFields`] of the v0.8 entry `map`.
+pub(crate) fn entry_fields(map: &Map<String, Value>) -> EntryFields<'_> {
+    let mut fields = EntryFields {
+        key: None,
+        first_scalar: None,
+        value_map: false,
+    };
     for (name, value) in map {
-        if let Some(place) = scalar_place(name) {
-            if first.is_none_or(|(before, _)| place < before) {
-                first = Some((place, value));
+        if name == "key" {
+            fields.key = Some(value);
+        } else if name == "valueMap" {
+            fields.value_map = true;
+        } else if let Some(place) = scalar_place(name) {
+            if fields.first_scalar.is_none_or(|(before, _)| place < before) {
+                fields.first_scalar = Some((place, value));
             }
         }
     }
-    first
+    fields
 }
 
 /// The key of a v0.8 entry and its value as a plain JSON value (a value map becomes an

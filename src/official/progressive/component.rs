@@ -228,9 +228,7 @@ pub(super) fn append_child(
 pub(super) fn show_arrived(form: &mut Value, came: &[String]) -> usize {
     /// `slot` made the child id its placeholder stands for, if that child is one of `came`.
     fn swap(slot: &mut String, came: &[String]) -> usize {
-        let arrived = slot
-            .strip_prefix(PLACEHOLDER_PREFIX)
-            .is_some_and(|child| came.iter().any(|c| c == child));
+        let arrived = stands_for_one_of(slot, came);
         if arrived {
             slot.drain(..PLACEHOLDER_PREFIX.len());
         }
@@ -278,6 +276,12 @@ pub(super) fn show_arrived(form: &mut Value, came: &[String]) -> usize {
         }
         _ => walk(form, came),
     }
+}
+
+/// Whether `id` is the placeholder id of one of the children `came`.
+pub(super) fn stands_for_one_of(id: &str, came: &[String]) -> bool {
+    id.strip_prefix(PLACEHOLDER_PREFIX)
+        .is_some_and(|child| came.iter().any(|c| c == child))
 }
 
 /// What a placeholder id starts with: a missing child `c` shows as `loading_c`, the still empty

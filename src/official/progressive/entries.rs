@@ -7,7 +7,9 @@ use super::component::object;
 use super::form::{compact_json, Form};
 use super::heal::heal_data_string;
 use super::Seen;
-use crate::official::data_delta::{has_value, prune_entry_owned, scalar_place, SCALAR_FIELDS};
+use crate::official::data_delta::{
+    entry_fields, has_value, prune_entry_owned, EntryFields, SCALAR_FIELDS,
+};
 use crate::official::partial_json::{Body, Frame, PartialJson};
 use crate::official::validator::Validator;
 
@@ -258,7 +260,7 @@ impl EntriesSoFar {
 }
 
 /// What [`EntriesSoFar::entry`] needs to know of an entry that has no value map, found in one
-/// pass over its members.
+/// pass over its members ([`entry_fields`]).
 struct Plain<'a> {
     /// Its `key`, when that is a string.
     key: Option<&'a str>,
@@ -275,19 +277,13 @@ fn plain_entry(raw: &Value) -> Option<Plain<'_>> {
     let Value::Object(members) = raw else {
         return None;
     };
-    let mut key = None;
-    // The first of the value fields in the order of [`SCALAR_FIELDS`], with its place there.
-    let mut first: Option<(usize, &Value)> = None;
-    for (name, value) in members {
-        if name == "key" {
-            key = Some(value);
-        } else if name == "valueMap" {
-            return None;
-        } else if let Some(i) = scalar_place(name) {
-            if first.is_none_or(|(j, _)| i < j) {
-                first = Some((i, value));
-            }
-        }
+    let EntryFields {
+        key,
+        first_scalar: first,
+        value_map,
+    } = entry_fields(members);
+    if value_map {
+        return None;
     }
     let text = key.and_then(Value::as_str);
     let kept = key.is_some() && first.is_some();

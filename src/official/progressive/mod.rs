@@ -1697,7 +1697,7 @@ impl ProgressiveParser {
                     if started && !M::TEXT {
                         // What is left of the message is written over by the update it brings,
                         // whose components come in the order of their ids.
-                        sort_by_id(list);
+                        list.sort_by(|a, b| id_order(a).cmp(&id_order(b)));
                     }
                 }
                 if started {
@@ -2008,6 +2008,7 @@ impl ProgressiveParser {
         Ok(())
     }
 }
+
 /// Strings met so far, each said new once: up to [`FEW`] in a list kept in place (nothing
 /// allocated), a hash table after.
 struct Seen<'a> {
@@ -2101,36 +2102,6 @@ fn id_order(component: &Value) -> (bool, &str) {
         Some(id) => (false, id),
         None => (true, ""),
     }
-}
-
-/// Sorts `list` by [`id_order`], keeping the order of components that sort alike (as a stable
-/// sort does), each id looked up once rather than at every comparison.
-fn sort_by_id(list: &mut Vec<Value>) {
-    // The place of each component in the sorted list: its key, then where it stood (so that
-    // an unstable sort of the pairs is the stable sort of the components).
-    let mut keyed: Vec<((bool, &str), usize)> = list
-        .iter()
-        .enumerate()
-        .map(|(i, comp)| (id_order(comp), i))
-        .collect();
-    keyed.sort_unstable();
-    if keyed.iter().enumerate().all(|(at, (_, i))| at == *i) {
-        return;
-    }
-    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    #[cfg(debug_assertions)]
-    let expected = {
-        let mut expected = list.clone();
-        expected.sort_by(|a, b| id_order(a).cmp(&id_order(b)));
-        expected
-    };
-    let mut old = std::mem::take(list);
-    *list = order
-        .into_iter()
-        .map(|i| old.get_mut(i).map(Value::take).unwrap_or_default())
-        .collect();
-    #[cfg(debug_assertions)]
-    debug_assert_eq!(*list, expected);
 }
 
 /// Whether the innermost frame of `stack` is a component: an object directly in the

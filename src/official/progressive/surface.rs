@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::component::{
     append_child, assign, needs_processing, placeholder, process_component, show_arrived,
-    Processed, CHILD_FIELDS, PLACEHOLDER_PREFIX,
+    stands_for_one_of, Processed, CHILD_FIELDS, PLACEHOLDER_PREFIX,
 };
 use super::error::{self_reference, Error, ErrorKind};
 use super::form::compact_json;
@@ -545,13 +545,10 @@ impl Surface {
         let form = comp.processed.as_mut()?;
         let swapped = show_arrived(form, &came);
         debug_assert!(swapped >= came.len());
-        let is_arrived = |pid: &str| {
-            pid.strip_prefix(PLACEHOLDER_PREFIX)
-                .is_some_and(|child| came.iter().any(|c| c == child))
-        };
         // `shown` holds the placeholder components of `placeholders`, in the same order.
-        comp.placeholders.retain(|pid| !is_arrived(pid));
-        comp.shown.retain(|p| !is_arrived(&p.id));
+        comp.placeholders
+            .retain(|pid| !stands_for_one_of(pid, &came));
+        comp.shown.retain(|p| !stands_for_one_of(&p.id, &came));
         comp.missing.retain(|m| !came.contains(m));
         let rewritten =
             !comp.placeholders.is_empty() || Some(&comp.value) != comp.processed.as_ref();
@@ -572,10 +569,13 @@ impl Surface {
             let mut came = came.clone();
             came.sort();
             debug_assert_eq!(went, came);
-            let ok = validator
-                .check_component(&mut self.check, sid, comp.emitted().clone(), false)
-                .1;
-            debug_assert_eq!(ok, !self.invalid.contains(id));
+            assert_verdict_stands(
+                validator,
+                &mut self.check,
+                &self.invalid,
+                (sid, id),
+                comp.emitted(),
+            );
         }
         #[cfg(not(debug_assertions))]
         let _ = sid;
@@ -639,12 +639,13 @@ impl Surface {
             let old_missing = std::mem::take(&mut comp.missing);
             if known {
                 #[cfg(debug_assertions)]
-                {
-                    let ok = validator
-                        .check_component(&mut self.check, sid, comp.value.clone(), false)
-                        .1;
-                    debug_assert_eq!(ok, !self.invalid.contains(id));
-                }
+                assert_verdict_stands(
+                    validator,
+                    &mut self.check,
+                    &self.invalid,
+                    (sid, id),
+                    &comp.value,
+                );
                 comp.bump();
             } else if !same {
                 let value = std::mem::take(&mut comp.value);
@@ -743,12 +744,13 @@ impl Surface {
             (None, Some(processed))
         } else if known {
             #[cfg(debug_assertions)]
-            {
-                let ok = validator
-                    .check_component(&mut self.check, sid, processed.clone(), false)
-                    .1;
-                debug_assert_eq!(ok, !self.invalid.contains(id));
-            }
+            assert_verdict_stands(
+                validator,
+                &mut self.check,
+                &self.invalid,
+                (sid, id),
+                &processed,
+            );
             (Some(processed), None)
         } else {
             // Its own references were checked when it was stored; a placeholder can only make
@@ -863,6 +865,20 @@ type WalkStep = (String, usize, Vec<String>, usize);
 /// below 1 KiB each (a component is boxed, so a table holds an id and a pointer per entry), the
 /// size from which glibc's `malloc` first tidies away every small block freed so far.
 pub(super) const ROOM: usize = 8;
+
+/// Debug builds: asserts that the verdict kept for component `id` of surface `sid` (whether it
+/// is among the `invalid`) is the one a full check of `form`, its emitted form, gives.
+#[cfg(debug_assertions)]
+fn assert_verdict_stands(
+    validator: &Validator,
+    check: &mut CheckFrame,
+    invalid: &BTreeSet<String>,
+    (sid, id): (&str, &str),
+    form: &Value,
+) {
+    let ok = validator.check_component(check, sid, form.clone(), false).1;
+    debug_assert_eq!(ok, !invalid.contains(id), "kept verdict on {id}");
+}
 
 /// Ids reachable from `root` (arrived or not) with their depth, worked out from scratch by a
 /// depth-first walk in reference order; a cycle or a chain deeper than [`MAX_GLOBAL_DEPTH`] is

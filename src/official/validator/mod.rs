@@ -532,11 +532,7 @@ impl Validator {
     /// (the depth and path checks see the same in both). Without such a schema (v0.9, or a
     /// schema that is not plain) only [`Likeness::Same`] or [`Likeness::Other`].
     pub(crate) fn likeness(&self, a: &Value, b: &Value) -> Likeness {
-        let plain = match &self.compiled {
-            Compiled::V08 { plain, .. } => plain.as_ref(),
-            Compiled::V09 { .. } => None,
-        };
-        Plain::compare(plain, a, b)
+        Plain::compare(self.plain(), a, b)
     }
 
     /// Whether every string of `component` under a member named in `keys` (or an item of a
@@ -544,12 +540,8 @@ impl Validator {
     /// component with any of those strings changed gets the verdict it got before. It depends
     /// only on where the strings are, not on what they say.
     pub(crate) fn free_under(&self, component: &Value, keys: &[&str]) -> bool {
-        match &self.compiled {
-            Compiled::V08 {
-                plain: Some(plain), ..
-            } => Plain::free_under(Some(plain), component, keys),
-            _ => false,
-        }
+        self.plain()
+            .is_some_and(|plain| Plain::free_under(Some(plain), component, keys))
     }
 
     /// Whether a string in a component, under member `then` of the object at `path` in it,
@@ -558,11 +550,14 @@ impl Validator {
     /// at `path`, and a component that only gained it (the list held an item before) gets the
     /// verdict it got before too: the list's schema only asks each item to be a string.
     pub(crate) fn free_at(&self, path: &[Slot], then: Option<&str>) -> bool {
+        self.plain().is_some_and(|plain| plain.free_at(path, then))
+    }
+
+    /// The plain schema of a v0.8 component ([`Compiled::V08::plain`]), when there is one.
+    fn plain(&self) -> Option<&Plain> {
         match &self.compiled {
-            Compiled::V08 {
-                plain: Some(plain), ..
-            } => plain.free_at(path, then),
-            _ => false,
+            Compiled::V08 { plain, .. } => plain.as_ref(),
+            Compiled::V09 { .. } => None,
         }
     }
 
