@@ -234,7 +234,7 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
     step!(c.lit(b"\""), eof);
     let key_start = c.i;
     step!(c.skip(MAX_KEY, |b| b != b'"'), eof);
-    let key = &p[key_start..c.i];
+    let key = p.get(key_start..c.i).unwrap_or_default();
     if key == b"version" || crate::MessageKind::from_key(key).is_some() {
         Class::Match(0, Act::Message)
     } else {

@@ -27,6 +27,20 @@
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+// Input never makes the library panic: no indexing or slicing that could be out of range, no
+// `unwrap`/`expect`, no explicit panics (tests may).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::unreachable
+    )
+)]
 
 #[cfg(feature = "agui")]
 pub mod agui;

@@ -14,11 +14,13 @@ use memchr::memchr2;
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-#[inline]
+/// The eight bytes of `b` from `at` as a little-endian word. Callers check that they are there
+/// (`at + 8 <= b.len()`); past the end the word is zero.
+#[inline(always)]
 fn word(b: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
+    b.get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
 /// Bytes of `w` below 0x20 or above 0x7F (the lowest flagged byte is exact).
@@ -50,14 +52,15 @@ fn scan_string(buf: &[u8], mut p: usize) -> usize {
         }
         p += 8;
     }
-    if buf.len() - p < 16 {
+    let rest = buf.get(p..).unwrap_or_default();
+    if rest.len() < 16 {
         // Too short for memchr2 to pay for its call.
-        return buf[p..]
+        return rest
             .iter()
             .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1F | 0x80..=0xFF))
             .map_or(buf.len(), |k| p + k);
     }
-    let end = memchr2(b'"', b'\\', &buf[p..]).map_or(buf.len(), |k| p + k);
+    let end = memchr2(b'"', b'\\', rest).map_or(buf.len(), |k| p + k);
     while p + 8 <= end {
         let m = control_or_high(word(buf, p));
         if m != 0 {
@@ -65,7 +68,8 @@ fn scan_string(buf: &[u8], mut p: usize) -> usize {
         }
         p += 8;
     }
-    buf[p..end]
+    buf.get(p..end)
+        .unwrap_or_default()
         .iter()
         .position(|&b| !(0x20..0x80).contains(&b))
         .map_or(end, |k| p + k)
@@ -319,13 +323,19 @@ impl Lexer {
                 self.utf8_have = 0;
                 return Some(Tok::Err(ErrorKind::InvalidUtf8));
             }
-            self.utf8[self.utf8_have as usize] = b;
+            if let Some(slot) = self.utf8.get_mut(self.utf8_have as usize) {
+                *slot = b;
+            }
             self.utf8_have += 1;
             self.cap_push(&[b]);
             *pos += 1;
         }
         self.utf8_have = 0;
-        if std::str::from_utf8(&self.utf8[..width]).is_err() {
+        if self
+            .utf8
+            .get(..width)
+            .is_none_or(|c| std::str::from_utf8(c).is_err())
+        {
             self.back = width;
             return Some(Tok::Err(ErrorKind::InvalidUtf8));
         }
@@ -429,7 +439,7 @@ impl Lexer {
                         }
                     }
                     let q = scan_string(buf, *pos);
-                    self.cap_push(&buf[*pos..q]);
+                    self.cap_push(buf.get(*pos..q).unwrap_or_default());
                     *pos = q;
                     let Some(&b) = buf.get(q) else {
                         return Tok::End;
@@ -463,13 +473,18 @@ impl Lexer {
                         0..=0x1F => return Tok::Err(ErrorKind::ControlCharacterInString),
                         _ => {
                             let width = utf8_width(b) as usize;
-                            let got = &buf[q..(q + width).min(buf.len())];
-                            if width == 1 || got[1..].iter().any(|&c| c & 0xC0 != 0x80) {
+                            let got = buf.get(q..(q + width).min(buf.len())).unwrap_or_default();
+                            let Some((_, continuation)) = got.split_first() else {
+                                return Tok::Err(ErrorKind::InvalidUtf8);
+                            };
+                            if width == 1 || continuation.iter().any(|&c| c & 0xC0 != 0x80) {
                                 return Tok::Err(ErrorKind::InvalidUtf8);
                             }
                             if got.len() < width {
                                 // Cut by the end of the chunk: finished by the next one.
-                                self.utf8[..got.len()].copy_from_slice(got);
+                                if let Some(kept) = self.utf8.get_mut(..got.len()) {
+                                    kept.copy_from_slice(got);
+                                }
                                 self.utf8_have = got.len() as u8;
                                 self.cap_push(got);
                                 *pos = buf.len();

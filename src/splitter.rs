@@ -304,8 +304,7 @@ fn message_parts<'a>(
 
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
 fn cut_char_len(s: &[u8]) -> usize {
-    for back in 1..=s.len().min(3) {
-        let b = s[s.len() - back];
+    for (back, &b) in s.iter().rev().take(3).enumerate().map(|(k, b)| (k + 1, b)) {
         if b & 0xC0 == 0xC0 {
             let width = match b {
                 0xC0..=0xDF => 2,
@@ -330,11 +329,28 @@ struct Chunk<'a> {
 
 impl Chunk<'_> {
     /// The bytes in `range` as [`Bytes`]: a slice of the shared buffer, or a copy.
+    /// Empty for a range outside the chunk.
     fn bytes(&self, range: std::ops::Range<usize>) -> Bytes {
+        let Some(data) = self.data.get(range.clone()) else {
+            return Bytes::new();
+        };
         match self.shared {
-            Some(b) => b.slice(range),
-            None => Bytes::copy_from_slice(&self.data[range]),
+            Some(b) if b.len() == self.data.len() => b.slice(range),
+            _ => Bytes::copy_from_slice(data),
         }
+    }
+
+    /// The bytes from `start` to the end (empty past the end).
+    fn rest_from(&self, start: usize) -> &[u8] {
+        self.data.get(start..).unwrap_or_default()
+    }
+
+    /// The `len` bytes from `start` (empty when they are not all in the chunk).
+    fn span(&self, start: usize, len: usize) -> &[u8] {
+        start
+            .checked_add(len)
+            .and_then(|end| self.data.get(start..end))
+            .unwrap_or_default()
     }
 }
 
@@ -678,7 +694,7 @@ impl Splitter {
                 .probe_limit()
                 .saturating_sub(held_len)
                 .min(chunk.len() - idx);
-            probe.extend_from_slice(&chunk[idx..idx + take]);
+            probe.extend_from_slice(chunk.span(idx, take));
             let mut class = self.classify(&probe, eof);
             if class == Class::Partial {
                 if idx + take == chunk.len() && !eof {
@@ -691,20 +707,21 @@ impl Splitter {
             }
             let (consumed, replay_from) = match class {
                 Class::Match(len, act) => {
-                    self.act(act, &probe[..len]);
+                    self.act(act, probe.get(..len).unwrap_or_default());
                     (len.saturating_sub(held_len), len)
                 }
                 _ => {
-                    let byte = probe[0];
-                    if self.not_framing(byte, at) {
-                        self.text(Bytes::copy_from_slice(&probe[..1]));
+                    if let Some(&byte) = probe.first() {
+                        if self.not_framing(byte, at) {
+                            self.text(Bytes::copy_from_slice(&[byte]));
+                        }
                     }
                     (0, 1)
                 }
             };
             if replay_from < held_len {
                 let rest = Chunk {
-                    data: &probe[replay_from..held_len],
+                    data: probe.get(replay_from..held_len).unwrap_or_default(),
                     shared: None,
                 };
                 self.run(&rest, at + replay_from as u64, 0);
@@ -717,9 +734,9 @@ impl Splitter {
     /// Classifies the candidate at `i`: `None` when it was held back (the chunk is used up).
     fn candidate(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> Option<Class> {
         let end = (i + self.probe_limit()).min(chunk.len());
-        match self.classify(&chunk[i..end], false) {
+        match self.classify(chunk.get(i..end).unwrap_or_default(), false) {
             Class::Partial if end == chunk.len() => {
-                self.held = chunk[i..].to_vec();
+                self.held = chunk.rest_from(i).to_vec();
                 self.held_at = base + i as u64;
                 None
             }
@@ -774,12 +791,12 @@ impl Splitter {
     fn prose(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         loop {
-            let Some(k) = memchr3(b'<', b'-', b'`', &chunk[from..]) else {
+            let Some(k) = memchr3(b'<', b'-', b'`', chunk.rest_from(from)) else {
                 let end = chunk.len();
-                let cut = cut_char_len(&chunk[i..]);
+                let cut = cut_char_len(chunk.rest_from(i));
                 self.text(chunk.bytes(i..end - cut));
                 if cut > 0 {
-                    self.held = chunk[end - cut..].to_vec();
+                    self.held = chunk.rest_from(end - cut).to_vec();
                     self.held_at = base + (end - cut) as u64;
                 }
                 return end;
@@ -792,7 +809,7 @@ impl Splitter {
                 }
                 Some(Class::Match(len, act)) => {
                     self.text(chunk.bytes(i..c));
-                    self.act(act, &chunk[c..c + len]);
+                    self.act(act, chunk.span(c, len));
                     return c + len;
                 }
                 Some(_) => from = c + 1,
@@ -805,7 +822,7 @@ impl Splitter {
         let Mode::TagAttributes { mut quote, mut len } = self.mode else {
             return i;
         };
-        for (k, &b) in chunk[i..].iter().enumerate() {
+        for (k, &b) in chunk.rest_from(i).iter().enumerate() {
             len += 1;
             match (quote, b) {
                 (Some(q), _) if b == q => quote = None,
@@ -832,7 +849,7 @@ impl Splitter {
 
     #[inline(never)]
     fn seeking_message(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
-        for (k, &b) in chunk[i..].iter().enumerate() {
+        for (k, &b) in chunk.rest_from(i).iter().enumerate() {
             let j = i + k;
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' => {}
@@ -850,7 +867,7 @@ impl Splitter {
                     return match self.candidate(chunk, base, j) {
                         None => chunk.len(),
                         Some(Class::Match(len, act)) => {
-                            self.act(act, &chunk[j..j + len]);
+                            self.act(act, chunk.span(j, len));
                             j + len
                         }
                         Some(_) => {
@@ -879,12 +896,12 @@ impl Splitter {
     #[inline(never)]
     fn resync(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
-        while let Some(k) = memchr2(b'{', b'<', &chunk[from..]) {
+        while let Some(k) = memchr2(b'{', b'<', chunk.rest_from(from)) {
             let c = from + k;
             match self.candidate(chunk, base, c) {
                 None => return chunk.len(),
                 Some(Class::Match(len, act)) => {
-                    self.act(act, &chunk[c..c + len]);
+                    self.act(act, chunk.span(c, len));
                     return c + len;
                 }
                 Some(_) => from = c + 1,

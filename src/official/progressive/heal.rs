@@ -43,7 +43,9 @@ pub(super) fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) 
 const LINK_HINTS: [&str; 5] = ["url", "link", "src", "href", "image"];
 
 /// For each byte, 1 + the index in [`LINK_HINTS`] of the hint starting with that letter in any
-/// case (no two hints start with the same letter), or 0.
+/// case (no two hints start with the same letter), or 0. (Worked out when compiling: an index
+/// out of range here would stop the build, not a parse.)
+#[allow(clippy::indexing_slicing)]
 const HINT_BY_FIRST: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut i = 0;
@@ -61,7 +63,7 @@ const HINT_BY_FIRST: [u8; 256] = {
 /// chunk of a cut value).
 fn has_link_hint(name: &[u8]) -> bool {
     name.iter().enumerate().any(|(i, &b)| {
-        let hint = match HINT_BY_FIRST[usize::from(b)] {
+        let hint = match HINT_BY_FIRST.get(usize::from(b)).copied().unwrap_or(0) {
             0 => return false,
             n => LINK_HINTS.get(usize::from(n) - 1),
         };
