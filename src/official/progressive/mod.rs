@@ -874,7 +874,7 @@ impl ProgressiveParser {
         queued.sort();
         queued.dedup();
         for (i, sid) in queued.iter().enumerate() {
-            if let Err(e) = self.flush_surface(sid, false, true, out) {
+            if let Err(e) = self.flush_surface(sid, Flush::Queued, out) {
                 let writing = self.json.stack.len() > 1;
                 if writing && self.current.failed {
                     // A message gives one error at most: a later fault in it is mended without
@@ -1656,7 +1656,7 @@ impl ProgressiveParser {
                     surface.started = true;
                     self.emit_finished(msg, out)?;
                 }
-                self.flush_surface(&sid, false, false, out)
+                self.flush_surface(&sid, Flush::Started, out)
             }
             "surfaceUpdate" | "updateComponents" => {
                 let surface = self
@@ -1704,7 +1704,7 @@ impl ProgressiveParser {
                     if !M::TEXT {
                         out.spare.extend(M::spare_tree(msg));
                     }
-                    self.flush_surface(&sid, true, false, out)?;
+                    self.flush_surface(&sid, Flush::UpdateEnded, out)?;
                 }
                 Ok(())
             }
@@ -1808,13 +1808,13 @@ impl ProgressiveParser {
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
-    /// the reachable set has to be worked out again. With `queued_only`, a surface not waiting in
-    /// [`Self::queued`] is left alone.
+    /// the reachable set has to be worked out again. `why` says what asks for the flush, and so
+    /// whether a surface not waiting in [`Self::queued`] is left alone and whether a missing root
+    /// is an error.
     fn flush_surface<M: Form>(
         &mut self,
         sid: &str,
-        check_root: bool,
-        queued_only: bool,
+        why: Flush,
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         let version = self.version;
@@ -1823,7 +1823,7 @@ impl ProgressiveParser {
         let Some(surface) = self.surfaces.get_mut(sid) else {
             return Ok(());
         };
-        if queued_only && !surface.queued {
+        if why == Flush::Queued && !surface.queued {
             return Ok(());
         }
         surface.queued = false;
@@ -1833,7 +1833,7 @@ impl ProgressiveParser {
         let Some(root) = surface.root.clone() else {
             return Ok(());
         };
-        if check_root && !surface.comps.contains_key(&root) {
+        if why == Flush::UpdateEnded && !surface.comps.contains_key(&root) {
             let kind = if version == Version::V08 {
                 "surfaceUpdate"
             } else {
@@ -2068,6 +2068,17 @@ impl<'a> Seen<'a> {
 /// Up to this many keys or ids, a list compared one by one finds one sooner than a hash table
 /// (and needs no allocation).
 const FEW: usize = 16;
+
+/// What asks [`ProgressiveParser::flush_surface`] to show a surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flush {
+    /// The end of a chunk: the surface is shown only if something queued it since.
+    Queued,
+    /// `beginRendering` or `createSurface`: what was held for the surface is shown.
+    Started,
+    /// A component update ended: the surface is shown, and its root must be among its components.
+    UpdateEnded,
+}
 
 /// The v0.9 message of `kind` with `body`: `{"version": "v0.9", kind: body}`.
 fn v09_message(kind: &str, body: Value) -> Value {
