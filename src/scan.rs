@@ -161,9 +161,9 @@ enum St {
     Done,
 }
 
-/// Most bytes kept of a captured string (keys, ids, surface ids, versions). Longer ones are
-/// marked as overflowed and never match.
-const CAPTURE_LIMIT: usize = 4096;
+/// Most bytes kept of a captured key: a longer one is marked as overflowed and matches no key
+/// the splitter looks for. (String values are captured up to the limit their caller gives.)
+pub(crate) const KEY_CAPTURE_LIMIT: usize = 4096;
 
 #[derive(Debug)]
 pub(crate) struct Lexer {
@@ -176,6 +176,8 @@ pub(crate) struct Lexer {
     cap: Vec<u8>,
     capturing: bool,
     cap_overflow: bool,
+    /// Most bytes kept of the string being captured.
+    cap_limit: usize,
     /// A UTF-8 character cut by the end of a chunk.
     utf8: [u8; 4],
     utf8_have: u8,
@@ -214,6 +216,7 @@ impl Lexer {
             cap: Vec::new(),
             capturing: false,
             cap_overflow: false,
+            cap_limit: KEY_CAPTURE_LIMIT,
             utf8: [0; 4],
             utf8_have: 0,
             back: 0,
@@ -263,10 +266,16 @@ impl Lexer {
         self.key
     }
 
-    /// Keeps the raw bytes of the string that just started (call right after [`Tok::StrStart`]).
-    pub(crate) fn capture(&mut self) {
+    /// Keeps the raw bytes of the string that just started (call right after [`Tok::StrStart`]),
+    /// quotes included, up to `limit` bytes.
+    pub(crate) fn capture(&mut self, limit: usize) {
         self.capturing = true;
         self.cap_overflow = false;
+        self.cap_limit = limit;
+        if self.cap.capacity() > KEY_CAPTURE_LIMIT {
+            // The room of a long value is not kept for the strings after it.
+            self.cap = Vec::new();
+        }
         self.cap.clear();
         self.cap.push(b'"');
     }
@@ -281,7 +290,7 @@ impl Lexer {
     #[inline(always)]
     fn cap_push(&mut self, bytes: &[u8]) {
         if self.capturing {
-            if self.cap.len() + bytes.len() > CAPTURE_LIMIT {
+            if self.cap.len() + bytes.len() > self.cap_limit {
                 self.cap_overflow = true;
             } else {
                 self.cap.extend_from_slice(bytes);
@@ -849,7 +858,7 @@ mod tests {
         lx.begin_object();
         let mut pos = 0;
         assert_eq!(lx.next(b"\"ab", &mut pos), Tok::StrStart);
-        lx.capture();
+        lx.capture(KEY_CAPTURE_LIMIT);
         assert_eq!(lx.next(b"\"ab", &mut pos), Tok::End);
         let mut pos = 0;
         assert_eq!(lx.next(b"\\n\"", &mut pos), Tok::StrEnd);

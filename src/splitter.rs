@@ -15,7 +15,7 @@
 use crate::framing::{self, Act, Class};
 use crate::hash::{fingerprint, QuickMap, QuickState};
 use crate::message::Field;
-use crate::scan::{Lexer, Tok};
+use crate::scan::{Lexer, Tok, KEY_CAPTURE_LIMIT};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};
@@ -1036,9 +1036,15 @@ impl Splitter {
         };
         if self.capture != Capture::None {
             self.cur.string_start = at;
-            // A component's id stays in the component's bytes; only where it is matters.
-            if self.capture != Capture::ComponentId {
-                self.lex.capture();
+            // A component's id stays in the component's bytes; only where it is matters. A key
+            // longer than any the splitter looks for is not kept whole; a value (`surfaceId`,
+            // `version`) is, as it is part of a message held whole anyway.
+            match self.capture {
+                Capture::ComponentId => {}
+                Capture::SurfaceId | Capture::Version => {
+                    self.lex.capture(self.config.max_message_bytes)
+                }
+                _ => self.lex.capture(KEY_CAPTURE_LIMIT),
             }
         }
     }

@@ -452,6 +452,59 @@ fn other_kinds_go_out_whole_with_accessors() {
     }
 }
 
+#[test]
+fn a_surface_id_or_version_of_any_length_is_read_and_split_on() {
+    // Longer than any key the splitter looks for, so kept as a value, not as a key.
+    let sid = "s\\u00e9".repeat(1500);
+    let version = "v".repeat(5000);
+    let comp = |id: &str| format!(r#"{{"id":"{id}","component":{{}}}}"#);
+    let input = format!(
+        r#"{{"version":"{version}","updateComponents":{{"surfaceId":"{sid}","components":[{},{}]}}}} {{"deleteSurface":{{"surfaceId":"{sid}"}}}}"#,
+        comp("a"),
+        comp("b")
+    );
+    let want_sid = "s\u{e9}".repeat(1500);
+    let mut s = Splitter::with_config(Config::bare());
+    let mut events: Vec<_> = s.feed(input.as_bytes()).collect();
+    events.extend(s.finish());
+    let got: Vec<_> = events
+        .iter()
+        .map(|e| match e {
+            Ok(Event::Message(m)) => (
+                m.kind(),
+                m.surface_id() == Some(want_sid.as_str()),
+                m.version().map(str::len),
+                m.component_id().map(str::to_owned),
+                m.to_value().is_ok(),
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                MessageKind::UpdateComponents,
+                true,
+                Some(5000),
+                Some("a".into()),
+                true
+            ),
+            (
+                MessageKind::UpdateComponents,
+                true,
+                Some(5000),
+                Some("b".into()),
+                true
+            ),
+            (MessageKind::DeleteSurface, true, None, None, true),
+        ]
+    );
+    // The same split whole and byte by byte.
+    let out = split_with(Config::bare(), input.as_bytes());
+    assert_eq!((out.messages.len(), out.errors.len()), (3, 0), "{out:?}");
+}
+
 // ---- errors: each names the offset and the rule, and the next message still arrives ----
 
 fn error_case(input: &str, offset: u64, kind: ErrorKind) {
