@@ -60,7 +60,7 @@ pub mod official;
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind};
-pub use splitter::{Events, Splitter};
+pub use splitter::{Events, Splitter, MAX_SPLIT_FIELD_BYTES};
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

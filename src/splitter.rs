@@ -83,6 +83,23 @@ enum Key {
     Id,
 }
 
+/// Most bytes of JSON text (quotes included) a message's `surfaceId` and `version` may each take
+/// for its components to be split out. Every split-out component carries a copy of both, so this
+/// bounds what splitting adds to each component; a message whose `surfaceId` or `version` is
+/// longer goes out whole, and its [`Message::surface_id`] and [`Message::version`] still read them.
+///
+/// ```
+/// use a2ui_stream::{Config, Event, Splitter, MAX_SPLIT_FIELD_BYTES};
+/// let long = "s".repeat(MAX_SPLIT_FIELD_BYTES);
+/// let input = format!(r#"{{"surfaceUpdate":{{"surfaceId":"{long}","components":[{{"id":"a","component":{{}}}},{{"id":"b","component":{{}}}}]}}}}"#);
+/// let mut splitter = Splitter::with_config(Config::bare());
+/// let events: Vec<_> = splitter.feed(input.as_bytes()).collect();
+/// assert_eq!(events.len(), 1); // whole, not one message per component
+/// let Ok(Event::Message(m)) = &events[0] else { panic!() };
+/// assert_eq!(m.surface_id(), Some(long.as_str()));
+/// ```
+pub const MAX_SPLIT_FIELD_BYTES: usize = 4096;
+
 /// A component waiting for its message's `surfaceId` (or `version`): its stream offsets, and
 /// where its raw `id` lies inside it.
 type Pending = (std::ops::Range<u64>, Option<(usize, usize)>);
@@ -128,10 +145,13 @@ impl Current {
         self.surface.as_ref().map_or(&[], |c| &c.raw[..])
     }
 
-    /// Whether split-out components can go out now.
+    /// Whether split-out components can go out now: the surface (and, for v0.9, the version)
+    /// is known and short enough to be copied into each ([`MAX_SPLIT_FIELD_BYTES`]).
     fn released(&self) -> bool {
-        self.surface.is_some()
-            && (self.kind() == MessageKind::SurfaceUpdate || self.version.is_some())
+        let short = |c: &Captured| c.raw.len() <= MAX_SPLIT_FIELD_BYTES;
+        self.surface.as_ref().is_some_and(short)
+            && (self.kind() == MessageKind::SurfaceUpdate
+                || self.version.as_ref().is_some_and(short))
     }
 }
 
@@ -1038,7 +1058,8 @@ impl Splitter {
             self.cur.string_start = at;
             // A component's id stays in the component's bytes; only where it is matters. A key
             // longer than any the splitter looks for is not kept whole; a value (`surfaceId`,
-            // `version`) is, as it is part of a message held whole anyway.
+            // `version`) is, as it is part of a message held whole anyway (one too long to be
+            // copied into each component keeps the message whole: `Current::released`).
             match self.capture {
                 Capture::ComponentId => {}
                 Capture::SurfaceId | Capture::Version => {

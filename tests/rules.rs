@@ -1,6 +1,8 @@
 //! One test per framing rule and per error: input, expected text, messages and errors.
 
-use a2ui_stream::{Config, Error, ErrorKind, Event, Framing, MessageKind, Splitter};
+use a2ui_stream::{
+    Config, Error, ErrorKind, Event, Framing, MessageKind, Splitter, MAX_SPLIT_FIELD_BYTES,
+};
 
 #[derive(Debug, Default, PartialEq)]
 struct Outcome {
@@ -452,57 +454,66 @@ fn other_kinds_go_out_whole_with_accessors() {
     }
 }
 
-#[test]
-fn a_surface_id_or_version_of_any_length_is_read_and_split_on() {
-    // Longer than any key the splitter looks for, so kept as a value, not as a key.
-    let sid = "s\\u00e9".repeat(1500);
-    let version = "v".repeat(5000);
-    let comp = |id: &str| format!(r#"{{"id":"{id}","component":{{}}}}"#);
-    let input = format!(
-        r#"{{"version":"{version}","updateComponents":{{"surfaceId":"{sid}","components":[{},{}]}}}} {{"deleteSurface":{{"surfaceId":"{sid}"}}}}"#,
-        comp("a"),
-        comp("b")
-    );
-    let want_sid = "s\u{e9}".repeat(1500);
+/// Kind, whether the surface id read is `want_sid`, length of the version read, component id.
+type Seen = (MessageKind, bool, Option<usize>, Option<String>);
+
+fn seen(input: &str, want_sid: &str) -> Vec<Seen> {
     let mut s = Splitter::with_config(Config::bare());
     let mut events: Vec<_> = s.feed(input.as_bytes()).collect();
     events.extend(s.finish());
-    let got: Vec<_> = events
+    events
         .iter()
         .map(|e| match e {
-            Ok(Event::Message(m)) => (
-                m.kind(),
-                m.surface_id() == Some(want_sid.as_str()),
-                m.version().map(str::len),
-                m.component_id().map(str::to_owned),
-                m.to_value().is_ok(),
-            ),
+            Ok(Event::Message(m)) => {
+                assert!(m.to_value().is_ok(), "{}", m.as_str());
+                (
+                    m.kind(),
+                    m.surface_id() == Some(want_sid),
+                    m.version().map(str::len),
+                    m.component_id().map(str::to_owned),
+                )
+            }
             other => panic!("{other:?}"),
         })
+        .collect()
+}
+
+#[test]
+fn a_surface_id_or_version_of_any_length_is_read_and_a_long_one_keeps_its_message_whole() {
+    let comps = r#"[{"id":"a","component":{}},{"id":"b","component":{}}]"#;
+    let su =
+        |sid: &str| format!(r#"{{"surfaceUpdate":{{"surfaceId":"{sid}","components":{comps}}}}}"#);
+    // Up to MAX_SPLIT_FIELD_BYTES of JSON text (quotes included), components go out one by one.
+    let fits = "s".repeat(MAX_SPLIT_FIELD_BYTES - 2);
+    let one_by_one: Vec<Seen> = ["a", "b"]
+        .iter()
+        .map(|id| (MessageKind::SurfaceUpdate, true, None, Some(id.to_string())))
         .collect();
+    assert_eq!(seen(&su(&fits), &fits), one_by_one);
+    // One byte more: the message goes out whole, and its surface id is still read.
+    let over = "s".repeat(MAX_SPLIT_FIELD_BYTES - 1);
     assert_eq!(
-        got,
+        seen(&su(&over), &over),
+        [(MessageKind::SurfaceUpdate, true, None, None)]
+    );
+    // Escaped, and with a long version: read decoded, the message whole; later messages on the
+    // same surface are read too.
+    let sid = "s\\u00e9".repeat(1500);
+    let want_sid = "s\u{e9}".repeat(1500);
+    let version = "v".repeat(5000);
+    let input = format!(
+        r#"{{"version":"{version}","updateComponents":{{"surfaceId":"{sid}","components":{comps}}}}} {{"deleteSurface":{{"surfaceId":"{sid}"}}}}"#
+    );
+    assert_eq!(
+        seen(&input, &want_sid),
         [
-            (
-                MessageKind::UpdateComponents,
-                true,
-                Some(5000),
-                Some("a".into()),
-                true
-            ),
-            (
-                MessageKind::UpdateComponents,
-                true,
-                Some(5000),
-                Some("b".into()),
-                true
-            ),
-            (MessageKind::DeleteSurface, true, None, None, true),
+            (MessageKind::UpdateComponents, true, Some(5000), None),
+            (MessageKind::DeleteSurface, true, None, None),
         ]
     );
-    // The same split whole and byte by byte.
+    // The same whole and byte by byte.
     let out = split_with(Config::bare(), input.as_bytes());
-    assert_eq!((out.messages.len(), out.errors.len()), (3, 0), "{out:?}");
+    assert_eq!((out.messages.len(), out.errors.len()), (2, 0), "{out:?}");
 }
 
 // ---- errors: each names the offset and the rule, and the next message still arrives ----

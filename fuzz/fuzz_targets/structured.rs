@@ -528,8 +528,12 @@ impl Renderer {
         self.fields(top);
 
         let message = self.out.buf[start..].to_string();
-        let released =
-            surface.is_some() && (kind == MessageKind::SurfaceUpdate || version.is_some());
+        // Components are split out once the surface (and the version) is known, unless it is too
+        // long to be copied into each of them.
+        let released = surface
+            .as_ref()
+            .is_some_and(|s| s.raw.len() <= a2ui_stream::MAX_SPLIT_FIELD_BYTES)
+            && (kind == MessageKind::SurfaceUpdate || version.is_some());
         let version_value = version.map(|_| "v0.9".to_string());
         let surface_value = surface.as_ref().map(|s| s.value.clone());
         if !released || comps.is_empty() {
