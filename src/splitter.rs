@@ -324,7 +324,8 @@ fn message_parts<'a>(
 
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
 fn cut_char_len(s: &[u8]) -> usize {
-    for (back, &b) in s.iter().rev().take(3).enumerate().map(|(k, b)| (k + 1, b)) {
+    for (k, &b) in s.iter().rev().take(3).enumerate() {
+        let back = k + 1;
         if b & 0xC0 == 0xC0 {
             let width = match b {
                 0xC0..=0xDF => 2,
