@@ -47,6 +47,13 @@ pub struct Config {
     /// Drop a component re-sent on the same surface with the same id and identical bytes
     /// (default `true`).
     pub dedup_components: bool,
+    /// Data-model updates go out member by member, down to this many segments of the data
+    /// model's pointer (default 2: each record of a list under the root, such as `/items/0`,
+    /// goes out as it closes). `0` keeps every update whole. See [`Splitter`](crate::Splitter).
+    pub split_data_depth: usize,
+    /// Most pieces one data-model update is split into (default 4096). Past it the rest is not
+    /// split and the whole update follows the pieces.
+    pub max_split_data_entries: usize,
 }
 
 impl Default for Config {
@@ -57,6 +64,8 @@ impl Default for Config {
             max_depth: 128,
             max_held_bytes: 4 << 10,
             dedup_components: true,
+            split_data_depth: 2,
+            max_split_data_entries: 4096,
         }
     }
 }

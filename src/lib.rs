@@ -3,8 +3,10 @@
 //! Turns what an LLM streams into A2UI messages while it is still streaming.
 //!
 //! Feed every chunk to a [`Splitter`]; in the same call it hands back every piece the chunk
-//! completed: prose [`Event::Text`], whole A2UI messages, and each component of a `surfaceUpdate`
-//! / `updateComponents` as its own standalone [`Message`] the moment its closing brace arrives.
+//! completed: prose [`Event::Text`], whole A2UI messages, each component of a `surfaceUpdate`
+//! / `updateComponents` as its own standalone [`Message`] the moment its closing brace arrives,
+//! and each entry of a data-model update as an update of its own path (the list's records show
+//! while later ones are still being written; see [`Config::split_data_depth`]).
 //!
 //! ```
 //! use a2ui_stream::{Event, Splitter};
@@ -45,6 +47,7 @@
 #[cfg(feature = "agui")]
 pub mod agui;
 mod config;
+mod data;
 mod error;
 mod framing;
 mod hash;

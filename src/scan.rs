@@ -109,6 +109,9 @@ pub(crate) enum Tok {
     StrStart,
     /// A string ended (its closing quote was consumed).
     StrEnd,
+    /// A number or literal (`true`, `false`, `null`) ended just before the position: reported
+    /// only at the depths set with [`Lexer::report_scalars`].
+    ScalarEnd,
     /// The chunk is exhausted; feed more.
     End,
     /// The grammar was broken at the current position.
@@ -187,6 +190,8 @@ pub(crate) struct Lexer {
     report_depth: usize,
     /// Bit `d` set: strings at depth `d` are reported.
     string_depths: u64,
+    /// Bit `d` set: the ends of numbers and literals at depth `d` are reported.
+    scalar_depths: u64,
     /// The digits of the number being read (to reject numbers `serde_json` cannot hold).
     num: Vec<u8>,
 }
@@ -222,6 +227,7 @@ impl Lexer {
             back: 0,
             report_depth: usize::MAX,
             string_depths: u64::MAX,
+            scalar_depths: 0,
             num: Vec::new(),
         }
     }
@@ -232,6 +238,17 @@ impl Lexer {
     pub(crate) fn report(&mut self, containers: usize, strings: u64) {
         self.report_depth = containers;
         self.string_depths = strings;
+    }
+
+    /// Reports the ends of numbers and literals at the depths whose bits are set in `depths`
+    /// ([`Tok::ScalarEnd`]); none by default.
+    pub(crate) fn report_scalars(&mut self, depths: u64) {
+        self.scalar_depths = depths;
+    }
+
+    #[inline(always)]
+    fn reports_scalars(&self) -> bool {
+        self.scalar_depths & (1u64 << self.stack.len().min(63)) != 0
     }
 
     #[inline(always)]
@@ -675,6 +692,9 @@ impl Lexer {
                             if let Err(e) = self.end_number() {
                                 return Tok::Err(e);
                             }
+                            if self.reports_scalars() {
+                                return Tok::ScalarEnd;
+                            }
                         }
                         None => {
                             return Tok::Err(ErrorKind::UnexpectedByte {
@@ -694,6 +714,9 @@ impl Lexer {
                     *pos += 1;
                     if at as usize + 1 == word.len() {
                         self.after_value();
+                        if self.reports_scalars() {
+                            return Tok::ScalarEnd;
+                        }
                     } else {
                         self.st = St::Lit { word, at: at + 1 };
                     }

@@ -12,6 +12,7 @@
 //! buffer and the chunk. The handlers of tokens, message ends and framing modes are kept out of
 //! line (`#[inline(never)]`), so that the loop walking the bytes stays small.
 
+use crate::data::{self, DataSplit, Piece};
 use crate::framing::{self, Act, Class};
 use crate::hash::{fingerprint, QuickMap, QuickState};
 use crate::message::Field;
@@ -21,6 +22,15 @@ use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// Containers the lexer reports outside a data-model split: the first four levels matter
+/// (message, body, components array, component).
+const BASE_CONTAINERS: usize = 4;
+/// Strings reported outside a data-model split: keys and values of the message, the body and a
+/// component.
+const BASE_STRINGS: u64 = 1 << 1 | 1 << 2 | 1 << 4;
+/// Lexer depth of the members of a data-model update's value (message, body, value).
+const DATA_DEPTH: usize = 3;
 
 /// Longest probe ever held back, whatever the configured limit.
 const LOOKAHEAD: usize = 128;
@@ -68,6 +78,10 @@ enum Capture {
     SurfaceId,
     /// The value of a component's `id`.
     ComponentId,
+    /// The value of a data-model update's `path`.
+    Path,
+    /// A string the data split asked for.
+    Data,
 }
 
 /// What the last key at a level was.
@@ -81,6 +95,10 @@ enum Key {
     SurfaceId,
     Components,
     Id,
+    /// `path` of a data-model update.
+    Path,
+    /// `value` of an `updateDataModel`, `contents` of a `dataModelUpdate`.
+    Data,
 }
 
 /// Most bytes of JSON text (quotes included) a message's `surfaceId` and `version` may each take
@@ -117,6 +135,10 @@ struct Current {
     in_component: bool,
     version: Option<Captured>,
     surface: Option<Captured>,
+    /// A data-model update's `path`.
+    path: Option<Captured>,
+    /// The split of a data-model update, once its value opened.
+    data: Option<Box<DataSplit>>,
     /// Stream offset of the opening quote of the string being captured.
     string_start: u64,
     /// Keys besides the kind, `version`, `surfaceId` and `components`.
@@ -129,7 +151,8 @@ struct Current {
     /// Components read before `surfaceId` (or `version`) arrived, with where their raw `id` is.
     /// (Their stream offsets: their bytes stay in the message's buffer or the chunk.)
     pending: Vec<Pending>,
-    /// At least one component went out (or was dropped as a repeat) on its own.
+    /// At least one component (or data-model piece) went out (or was dropped as a repeat) on
+    /// its own.
     split: bool,
     /// The message outgrew the size limit: read to its end, then drop it.
     discard: bool,
@@ -322,6 +345,20 @@ fn message_parts<'a>(
     (earlier, here)
 }
 
+/// The open message's bytes, for the data-model split.
+struct Parts<'a> {
+    acc: &'a [u8],
+    chunk: &'a [u8],
+    start: u64,
+    base: u64,
+}
+
+impl data::Source for Parts<'_> {
+    fn parts(&self, from: u64, to: u64) -> (&[u8], &[u8]) {
+        message_parts(self.acc, self.chunk, self.start, self.base, from..to)
+    }
+}
+
 /// Length of an incomplete UTF-8 character at the end of `s` (0 if none).
 fn cut_char_len(s: &[u8]) -> usize {
     for (k, &b) in s.iter().rev().take(3).enumerate() {
@@ -421,6 +458,8 @@ pub struct Splitter {
     /// The open message's bytes from earlier chunks.
     acc: BytesMut,
     sent: Sent,
+    /// Room for the pieces of a data-model split, kept between messages.
+    pieces: Vec<Piece>,
     out: VecDeque<Result<Event, Error>>,
 }
 
@@ -492,8 +531,7 @@ impl Splitter {
             Framing::Bare => Mode::Json(Phase::SeekingMessage),
         };
         let mut lex = Lexer::new(config.max_depth);
-        // Only the first four levels matter: message, body, components array, component.
-        lex.report(4, 1 << 1 | 1 << 2 | 1 << 4);
+        lex.report(BASE_CONTAINERS, BASE_STRINGS);
         Splitter {
             lex,
             config,
@@ -506,6 +544,7 @@ impl Splitter {
             cur: Current::default(),
             acc: BytesMut::new(),
             sent: Sent::default(),
+            pieces: Vec::new(),
             out: VecDeque::new(),
         }
     }
@@ -806,6 +845,15 @@ impl Splitter {
         self.cur.discard = true;
         self.cur.pending.clear();
         self.acc.clear();
+        self.end_data();
+    }
+
+    /// Ends a data-model split: the lexer goes back to reporting only what messages need.
+    fn end_data(&mut self) {
+        if self.cur.data.take().is_some() {
+            self.lex.report(BASE_CONTAINERS, BASE_STRINGS);
+            self.lex.report_scalars(0);
+        }
     }
 
     #[inline(never)]
@@ -935,6 +983,7 @@ impl Splitter {
     #[inline(never)]
     fn fail(&mut self, offset: u64, kind: ErrorKind) {
         self.error(offset, kind);
+        self.end_data();
         self.cur = Current::default();
         self.acc.clear();
         self.capture = Capture::None;
@@ -961,6 +1010,7 @@ impl Splitter {
                 }
                 Tok::StrStart => self.on_string_start(base + pos as u64 - 1),
                 Tok::StrEnd => self.on_string_end(chunk, base, pos),
+                Tok::ScalarEnd => self.on_scalar_end(chunk, base, pos),
                 tok @ (Tok::ObjOpen | Tok::ArrOpen) => {
                     self.on_open(tok == Tok::ObjOpen, base + pos as u64 - 1)
                 }
@@ -998,7 +1048,117 @@ impl Splitter {
                 cur.component_id = None;
                 cur.component_key = Key::Other;
             }
+            DATA_DEPTH if cur.in_body && cur.body_key == Key::Data => self.start_data(object, at),
+            _ if depth > DATA_DEPTH && cur.data.as_ref().is_some_and(|d| d.active()) => {
+                self.with_data(&[], 0, |d, _, out| d.on_open(object, depth, at + 1, out));
+            }
             _ => {}
+        }
+    }
+
+    /// The value of a data-model update opened (a container, at stream offset `at`): starts
+    /// splitting it when everything its pieces need is known.
+    #[inline(never)]
+    fn start_data(&mut self, object: bool, at: u64) {
+        let cur = &mut self.cur;
+        let max = self.config.split_data_depth;
+        if cur.data.is_some() {
+            // A second value: the last one counts, and the whole message says which.
+            if let Some(d) = cur.data.as_mut() {
+                d.whole = true;
+            }
+            return;
+        }
+        let kind = cur.kind();
+        fn short(c: &Option<Captured>) -> Option<&[u8]> {
+            c.as_ref()
+                .filter(|c| c.raw.len() <= MAX_SPLIT_FIELD_BYTES)
+                .map(|c| &c.raw[..])
+        }
+        let (Some(surface), Some(path)) = (short(&cur.surface), short(&cur.path)) else {
+            return;
+        };
+        if max == 0
+            || cur.extra_keys
+            || cur.discard
+            || (kind == MessageKind::DataModelUpdate && object)
+        {
+            return;
+        }
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let split = DataSplit::start(
+            kind,
+            surface,
+            short(&cur.version),
+            path,
+            !object,
+            DATA_DEPTH,
+            at + 1,
+            max,
+            self.config.max_split_data_entries,
+            &mut pieces,
+        );
+        if let Some(split) = split {
+            let (containers, bits) = split.reporting(DATA_DEPTH);
+            self.lex
+                .report(containers.max(BASE_CONTAINERS), BASE_STRINGS | bits);
+            self.lex.report_scalars(bits);
+            self.cur.data = Some(Box::new(split));
+        }
+        self.emit_pieces(&mut pieces);
+        self.pieces = pieces;
+    }
+
+    /// Runs `f` on the open data-model split with the open message's bytes (`chunk` begins at
+    /// stream offset `base`), and sends the pieces it made.
+    fn with_data(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        f: impl FnOnce(&mut DataSplit, &dyn data::Source, &mut Vec<Piece>),
+    ) {
+        let Some(mut split) = self.cur.data.take() else {
+            return;
+        };
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let src = Parts {
+            acc: &self.acc,
+            chunk,
+            start: self.cur.start,
+            base,
+        };
+        f(&mut split, &src, &mut pieces);
+        self.cur.data = Some(split);
+        self.emit_pieces(&mut pieces);
+        self.pieces = pieces;
+    }
+
+    /// Hands out data-model pieces as messages.
+    fn emit_pieces(&mut self, pieces: &mut Vec<Piece>) {
+        let cur = &mut self.cur;
+        for piece in pieces.drain(..) {
+            cur.split = true;
+            let field = |c: &Option<Captured>, at| c.as_ref().map_or(Field::None, |c| c.field(at));
+            let message = Message {
+                kind: cur.kind(),
+                version: field(&cur.version, piece.version_at),
+                surface_id: field(&cur.surface, Some(piece.surface_at)),
+                component_id: Field::None,
+                bytes: Bytes::from(piece.bytes),
+            };
+            self.out.push_back(Ok(Event::Message(message)));
+        }
+    }
+
+    /// A number or literal ended just before `chunk[pos]`.
+    #[inline(never)]
+    fn on_scalar_end(&mut self, chunk: &[u8], base: u64, pos: usize) {
+        let depth = self.lex.depth();
+        if self.cur.data.as_ref().is_some_and(|d| d.active()) {
+            let end = base + pos as u64;
+            self.with_data(chunk, base, |d, src, out| {
+                d.on_scalar_end(depth, end, src, out)
+            });
         }
     }
 
@@ -1006,7 +1166,11 @@ impl Splitter {
     #[inline(never)]
     fn on_close(&mut self, object: bool, chunk: &Chunk<'_>, base: u64, pos: usize) -> bool {
         let end = base + pos as u64;
-        match self.lex.depth() {
+        let depth = self.lex.depth();
+        if depth >= DATA_DEPTH - 1 && self.cur.data.as_ref().is_some_and(|d| d.active()) {
+            self.with_data(chunk, base, |d, src, out| d.on_close(depth, end, src, out));
+        }
+        match depth {
             0 => {
                 self.message_done(chunk, base, end);
                 return true;
@@ -1045,6 +1209,16 @@ impl Splitter {
     /// A string began; its opening quote is at stream offset `at`.
     fn on_string_start(&mut self, at: u64) {
         let depth = self.lex.depth();
+        let cur = &mut self.cur;
+        if depth >= DATA_DEPTH {
+            if let Some(d) = cur.data.as_mut().filter(|d| d.active()) {
+                if d.on_string_start(depth, self.lex.in_key()) != data::Capture::None {
+                    self.capture = Capture::Data;
+                    self.lex.capture(KEY_CAPTURE_LIMIT);
+                }
+                return;
+            }
+        }
         let cur = &self.cur;
         self.capture = match (self.lex.in_key(), depth) {
             (true, 1) => Capture::MessageKey,
@@ -1052,6 +1226,7 @@ impl Splitter {
             (true, 4) if cur.in_component => Capture::ComponentKey,
             (false, 1) if cur.message_key == Key::Version => Capture::Version,
             (false, 2) if cur.in_body && cur.body_key == Key::SurfaceId => Capture::SurfaceId,
+            (false, 2) if cur.in_body && cur.body_key == Key::Path => Capture::Path,
             (false, 4) if cur.in_component && cur.component_key == Key::Id => Capture::ComponentId,
             _ => Capture::None,
         };
@@ -1063,7 +1238,7 @@ impl Splitter {
             // copied into each component keeps the message whole: `Current::released`).
             match self.capture {
                 Capture::ComponentId => {}
-                Capture::SurfaceId | Capture::Version => {
+                Capture::SurfaceId | Capture::Version | Capture::Path => {
                     self.lex.capture(self.config.max_message_bytes)
                 }
                 _ => self.lex.capture(KEY_CAPTURE_LIMIT),
@@ -1076,6 +1251,18 @@ impl Splitter {
     fn on_string_end(&mut self, chunk: &[u8], base: u64, pos: usize) {
         let end = base + pos as u64;
         let target = std::mem::replace(&mut self.capture, Capture::None);
+        let depth = self.lex.depth();
+        if depth >= DATA_DEPTH && self.cur.data.as_ref().is_some_and(|d| d.active()) {
+            let key = self.lex.in_key();
+            let raw = match target {
+                Capture::Data => self.lex.take_capture().map(<[u8]>::to_vec),
+                _ => None,
+            };
+            self.with_data(chunk, base, |d, src, out| {
+                d.on_string_end(depth, key, raw.as_deref(), end, src, out)
+            });
+            return;
+        }
         match target {
             Capture::None => return,
             Capture::ComponentId => {
@@ -1088,6 +1275,12 @@ impl Splitter {
         let inner = raw.and_then(|r| r.get(1..r.len() - 1)).unwrap_or_default();
         let cur = &mut self.cur;
         let was_released = cur.released();
+        if let (Some(d), Capture::Version | Capture::SurfaceId | Capture::Path) =
+            (cur.data.as_mut(), target)
+        {
+            // Read after the pieces were made from an earlier one: the whole message decides.
+            d.whole = true;
+        }
         match target {
             Capture::MessageKey => {
                 cur.message_key = match MessageKind::from_key(inner) {
@@ -1103,9 +1296,17 @@ impl Splitter {
                 }
             }
             Capture::BodyKey => {
+                let kind = cur.kind();
+                let data = matches!(
+                    kind,
+                    MessageKind::DataModelUpdate | MessageKind::UpdateDataModel
+                );
                 cur.body_key = match inner {
                     b"surfaceId" => Key::SurfaceId,
-                    b"components" if cur.kind().has_components() => Key::Components,
+                    b"components" if kind.has_components() => Key::Components,
+                    b"path" if data => Key::Path,
+                    b"value" if kind == MessageKind::UpdateDataModel => Key::Data,
+                    b"contents" if kind == MessageKind::DataModelUpdate => Key::Data,
                     _ => {
                         cur.extra_keys = true;
                         Key::Other
@@ -1123,7 +1324,8 @@ impl Splitter {
             }
             Capture::Version => cur.version = raw.map(|r| Captured::new(r, cur.string_start)),
             Capture::SurfaceId => cur.surface = raw.map(|r| Captured::new(r, cur.string_start)),
-            Capture::ComponentId | Capture::None => {}
+            Capture::Path => cur.path = raw.map(|r| Captured::new(r, cur.string_start)),
+            Capture::ComponentId | Capture::Data | Capture::None => {}
         }
         if !was_released && self.cur.released() {
             for (range, id) in std::mem::take(&mut self.cur.pending) {
@@ -1178,6 +1380,14 @@ impl Splitter {
     #[inline(never)]
     fn message_done(&mut self, chunk: &Chunk<'_>, base: u64, end: u64) {
         self.mode = Mode::Json(Phase::SeekingMessage);
+        // A data-model update split in pieces is followed by the whole one when a piece could
+        // not be made faithfully, or when the message holds keys the pieces do not carry.
+        let data_whole = self
+            .cur
+            .data
+            .as_ref()
+            .is_some_and(|d| d.whole || self.cur.extra_keys);
+        self.end_data();
         let cur = std::mem::take(&mut self.cur);
         if cur.discard {
             return;
@@ -1202,7 +1412,7 @@ impl Splitter {
                 component_id: Field::None,
             }
         };
-        if cur.split {
+        if cur.split && !data_whole {
             // The components went out one by one; what else the message held goes out with an
             // empty list. The message itself is not needed whole.
             if let (true, (Some(open), Some(close))) = (cur.extra_keys, cur.array) {

@@ -663,15 +663,25 @@ async fn scripted_default_path_in_the_console() {
         "{out}"
     );
     assert!(!out.contains("<a2ui-json>"), "{out}");
-    // 1 surface + 13 components + 1 data model update.
-    assert_eq!(summary.messages, 15, "{out}");
-    assert!(summary.first_component_ms.is_some());
+    // 1 surface + 13 components + the data model in 8 pieces: the root set to `{}`, the title,
+    // `/items` set to `[]` and each of the five records.
+    assert_eq!(summary.messages, 22, "{out}");
+    let first_component = summary.first_component_ms.unwrap();
+    let first_content = summary.first_content_ms.unwrap();
+    assert!(first_component < first_content, "{out}");
+    // The first card's record goes out while the later ones are still being written.
+    assert!(first_content < summary.total_ms, "{out}");
+    assert!(
+        out.contains("a2ui updateDataModel restaurant-list "),
+        "{out}"
+    );
     let last = out.lines().last().unwrap();
     assert!(
         last.starts_with("summary: first component after "),
         "{last}"
     );
-    assert!(last.contains("15 A2UI messages"), "{last}");
+    assert!(last.contains("first content after "), "{last}");
+    assert!(last.contains("22 A2UI messages"), "{last}");
 }
 
 #[tokio::test]

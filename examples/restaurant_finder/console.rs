@@ -10,6 +10,9 @@ use std::time::Instant;
 pub struct Summary {
     /// Milliseconds from the request to the first component.
     pub first_component_ms: Option<u128>,
+    /// Milliseconds from the request to the first content: the first data entry a card shows
+    /// (a record of the list the cards are bound to, `/items/...`).
+    pub first_content_ms: Option<u128>,
     /// Milliseconds from the request to the end of the run.
     pub total_ms: u128,
     /// A2UI messages received.
@@ -18,6 +21,42 @@ pub struct Summary {
     pub bytes: usize,
     /// Whether the run ended with an error.
     pub failed: bool,
+}
+
+/// Whether a data-model message puts a record of the card list (`/items/...`) in place: an
+/// update at a path under `/items` whose value is not an empty container.
+fn shows_a_record(m: &a2ui_stream::Message) -> bool {
+    let Ok(v) = m.to_value() else {
+        return false;
+    };
+    let Some(body) = v
+        .get("updateDataModel")
+        .or_else(|| v.get("dataModelUpdate"))
+    else {
+        return false;
+    };
+    let path = body.get("path").and_then(|p| p.as_str()).unwrap_or("/");
+    let value = body.get("value").or_else(|| body.get("contents"));
+    let empty = match value {
+        Some(serde_json::Value::Array(a)) => a.is_empty(),
+        Some(serde_json::Value::Object(o)) => o.is_empty(),
+        Some(_) => false,
+        None => true,
+    };
+    // A whole update at the root or at `/items` counts when it holds records.
+    let holds_items = |v: &serde_json::Value| match v {
+        serde_json::Value::Object(o) => o.contains_key("items"),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .any(|e| e.get("key").and_then(|k| k.as_str()) == Some("items")),
+        _ => false,
+    };
+    match path {
+        "/items" => !empty,
+        p if p.starts_with("/items/") => !empty,
+        "/" | "" => value.is_some_and(holds_items),
+        _ => false,
+    }
 }
 
 /// Shortens `s` to at most `max` characters, marking the cut.
@@ -61,6 +100,9 @@ pub async fn run<W: Write + Send>(
                 summary.bytes += m.as_bytes().len();
                 if m.kind().has_components() && summary.first_component_ms.is_none() {
                     summary.first_component_ms = Some(ms);
+                }
+                if summary.first_content_ms.is_none() && shows_a_record(&m) {
+                    summary.first_content_ms = Some(ms);
                 }
                 let what = match (m.surface_id(), m.component_id()) {
                     (Some(s), Some(c)) => format!("{} {s}#{c}", m.kind().key()),
@@ -111,13 +153,12 @@ pub async fn run<W: Write + Send>(
         summary.failed = true;
         let _ = writeln!(out, "\nerror: {e}");
     }
-    let first = summary
-        .first_component_ms
-        .map(|ms| format!("{ms} ms"))
-        .unwrap_or_else(|| "none".into());
+    let after = |ms: Option<u128>| ms.map_or_else(|| "none".into(), |ms| format!("{ms} ms"));
     let _ = writeln!(
         out,
-        "\nsummary: first component after {first}, total {} ms, {} A2UI messages, {} bytes, UI checked by {}",
+        "\nsummary: first component after {}, first content after {}, total {} ms, {} A2UI messages, {} bytes, UI checked by {}",
+        after(summary.first_component_ms),
+        after(summary.first_content_ms),
         summary.total_ms,
         summary.messages,
         summary.bytes,

@@ -77,30 +77,53 @@ fn v08_contents(entries: &[Value]) -> Result<Map<String, Value>, String> {
     Ok(out)
 }
 
-/// Sets `value` at a JSON-pointer-like `path` ("/" or "" is the whole model) inside `data`.
+/// Sets `value` at a JSON-pointer-like `path` ("/" or "" is the whole model) inside `data`,
+/// replacing what is there: an index one past the end of an array appends (a data-model update
+/// split per entry sets `/items` to `[]`, then `/items/0`, `/items/1`, ...), and missing levels are
+/// created as objects.
 fn set_path(data: &mut Value, path: &str, value: Value) {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    if parts.is_empty() {
+    let parts: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let Some((last, parents)) = parts.split_last() else {
         *data = value;
         return;
-    }
+    };
     let mut cur = data;
-    for part in &parts[..parts.len() - 1] {
-        if !cur.is_object() {
-            *cur = Value::Object(Map::new());
-        }
-        let Some(obj) = cur.as_object_mut() else {
-            return;
+    for part in parents {
+        cur = match cur {
+            Value::Array(items) => match part.parse::<usize>() {
+                Ok(i) if i < items.len() => &mut items[i],
+                _ => return,
+            },
+            other => {
+                if !other.is_object() {
+                    *other = Value::Object(Map::new());
+                }
+                let Some(obj) = other.as_object_mut() else {
+                    return;
+                };
+                obj.entry(part.clone())
+                    .or_insert_with(|| Value::Object(Map::new()))
+            }
         };
-        cur = obj
-            .entry((*part).to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
     }
-    if !cur.is_object() {
-        *cur = Value::Object(Map::new());
-    }
-    if let (Some(obj), Some(last)) = (cur.as_object_mut(), parts.last()) {
-        obj.insert((*last).to_owned(), value);
+    match cur {
+        Value::Array(items) => match last.parse::<usize>() {
+            Ok(i) if i < items.len() => items[i] = value,
+            Ok(i) if i == items.len() => items.push(value),
+            _ => {}
+        },
+        other => {
+            if !other.is_object() {
+                *other = Value::Object(Map::new());
+            }
+            if let Some(obj) = other.as_object_mut() {
+                obj.insert(last.clone(), value);
+            }
+        }
     }
 }
 
@@ -207,9 +230,17 @@ impl Ui {
                     .get("contents")
                     .and_then(Value::as_array)
                     .ok_or("missing `contents` list")?;
-                let contents = v08_contents(contents)?;
+                // One entry keyed "." is the value at the path itself (how a scalar is set).
+                let value = match &contents[..] {
+                    [only] if only.get("key").and_then(Value::as_str) == Some(".") => {
+                        let mut entry = only.clone();
+                        entry["key"] = Value::from("v");
+                        v08_contents(&[entry])?.remove("v").unwrap_or(Value::Null)
+                    }
+                    _ => Value::Object(v08_contents(contents)?),
+                };
                 let s = self.surfaces.entry(surface_id).or_default();
-                set_path(&mut s.data, path, Value::Object(contents));
+                set_path(&mut s.data, path, value);
             }
             "updateDataModel" => {
                 let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
