@@ -4,7 +4,9 @@
 //! `{"a2ui_operations": [message]}`; every later message for that surface is an
 //! `ACTIVITY_DELTA` appending it with `{"op":"add","path":"/a2ui_operations/-","value":message}`.
 //! So each message crosses the wire once and the bytes sent grow linearly with the UI, and a
-//! renderer that applies the patches holds the surface's full operation list.
+//! renderer that applies the patches holds the surface's full operation list. A v0.8
+//! `surfaceUpdate` goes out completed by [`SelfContained`](super::SelfContained), so that a
+//! renderer checking each message on its own accepts it.
 //!
 //! ```
 //! use a2ui_stream::agui::{A2uiActivities, Event};
@@ -24,6 +26,7 @@
 //! }));
 //! ```
 
+use super::closure::SelfContained;
 use super::events::{ActivityDelta, ActivitySnapshot, Event, PatchOp};
 use crate::{Message, MessageKind};
 use serde_json::{Map, Value};
@@ -87,6 +90,7 @@ pub struct A2uiActivities {
     prefix: String,
     open: HashMap<String, String>,
     generations: HashMap<String, u32>,
+    v08: SelfContained,
 }
 
 impl A2uiActivities {
@@ -174,6 +178,7 @@ impl A2uiActivities {
     }
 
     fn push_parts(&mut self, surface_id: Option<&str>, value: Value, delete: bool) -> Event {
+        let value = self.v08.complete(value);
         let surface = surface_id.unwrap_or_default();
         let event = match self.open.get(surface) {
             Some(id) => ActivityDelta {

@@ -4,7 +4,8 @@
 //! - [`sse`]: `text/event-stream` encoding with keep-alive, and a reader for the other side.
 //! - [`run`]: [`RunBuilder`], which turns what an agent produces into a sequence the AG-UI client
 //!   accepts, whatever order the agent produces it in.
-//! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends).
+//! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends), v0.8
+//!   updates completed by [`SelfContained`] so that each defines every id it references.
 //! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
 //!
 //! ```
@@ -22,12 +23,14 @@
 //! ```
 
 pub mod a2ui;
+mod closure;
 pub mod events;
 pub mod run;
 pub mod sse;
 pub mod verify;
 
 pub use a2ui::{A2uiActivities, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+pub use closure::SelfContained;
 pub use events::*;
 pub use run::{AgentOutput, RunBuilder, RunBuilderError, A2UI_ERROR_EVENT, INVALID_TOOL_ARGUMENTS};
 pub use sse::{SseEncoder, SseReadError, SseReadErrorKind, SseReader};
