@@ -10,6 +10,8 @@ mod console;
 mod llm;
 #[path = "../examples/restaurant_finder/official.rs"]
 mod official;
+#[path = "../examples/restaurant_finder/page.rs"]
+mod page;
 #[path = "../examples/restaurant_finder/prompt.rs"]
 mod prompt;
 #[path = "../examples/restaurant_finder/scripted.rs"]
@@ -217,9 +219,15 @@ async fn start_server(agent: Agent, version: Version) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        server::serve(listener, agent, version, std::future::pending())
-            .await
-            .unwrap()
+        server::serve(
+            listener,
+            agent,
+            version,
+            server::Origins::default(),
+            std::future::pending(),
+        )
+        .await
+        .unwrap()
     });
     format!("http://{addr}")
 }
@@ -780,6 +788,7 @@ async fn a_bad_request_is_refused() {
     let base = start_server(agent, Version::V09).await;
     let resp = reqwest::Client::new()
         .post(format!("{base}/agent"))
+        .header("content-type", "application/json")
         .body("{\"nope\":1}")
         .send()
         .await
@@ -793,4 +802,141 @@ async fn a_bad_request_is_refused() {
     .await;
     agui::verify(&events).unwrap();
     assert!(matches!(events.last(), Some(Event::RunError(e)) if e.message.contains("v7")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browsers: origins, content types, catalogs
+
+#[tokio::test]
+async fn only_allowed_origins_and_json_bodies_start_runs() {
+    let (agent, _model) = scripted_agent().await;
+    let base = start_server(agent, Version::V09).await;
+    let client = reqwest::Client::new();
+    let input = run_input("run-cors", "Top 2 Thai restaurants in Boston", json!({})).to_string();
+    // Preflight from a loopback page: answered, with the origin allowed.
+    let pre = client
+        .request(reqwest::Method::OPTIONS, format!("{base}/agent"))
+        .header("origin", "http://localhost:5173")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pre.status(), 204);
+    assert_eq!(
+        pre.headers()["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    assert!(pre.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .contains("POST"));
+    assert!(pre.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .contains("content-type"));
+    // A foreign page: refused before any run starts, preflight or not, whatever the body type.
+    for (method, ctype) in [
+        (reqwest::Method::OPTIONS, "application/json"),
+        (reqwest::Method::POST, "application/json"),
+        (reqwest::Method::POST, "text/plain"),
+    ] {
+        let r = client
+            .request(method.clone(), format!("{base}/agent"))
+            .header("origin", "https://evil.example")
+            .header("content-type", ctype)
+            .body(input.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "{method} {ctype}");
+        assert!(r.headers().get("access-control-allow-origin").is_none());
+        assert!(!r.text().await.unwrap().contains("RUN_STARTED"));
+    }
+    // A `text/plain` body (what a form or a no-preflight fetch sends) is refused, from anywhere.
+    let r = client
+        .post(format!("{base}/agent"))
+        .header("content-type", "text/plain")
+        .body(input.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    // The server's own origin is allowed, with the CORS header on the stream.
+    let own = base.clone();
+    let r = client
+        .post(format!("{base}/agent"))
+        .header("origin", own.as_str())
+        .header("content-type", "application/json; charset=utf-8")
+        .body(input.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["access-control-allow-origin"], own.as_str());
+    assert!(r.text().await.unwrap().contains("RUN_FINISHED"));
+}
+
+#[test]
+fn allowed_origins_are_configurable() {
+    let mut origins = server::Origins::default();
+    let host = Some("127.0.0.1:8000");
+    assert!(origins.allows("http://127.0.0.1:8000", host));
+    assert!(origins.allows("http://localhost:3000", host));
+    assert!(origins.allows("http://[::1]:9", host));
+    assert!(!origins.allows("https://app.example.com", host));
+    assert!(!origins.allows("http://localhost.evil.example", host));
+    assert!(!origins.allows("null", host));
+    origins.add("https://app.example.com, https://other.example.com/");
+    assert!(origins.allows("https://app.example.com", host));
+    assert!(origins.allows("https://other.example.com", host));
+    assert!(!origins.allows("https://third.example.com", host));
+    origins.add("*");
+    assert!(origins.allows("https://third.example.com", host));
+}
+
+/// The catalog id of the list's `createSurface`, as the client received it.
+fn list_catalog(events: &[Event]) -> String {
+    received_operations(events)
+        .iter()
+        .find_map(|op| op["createSurface"]["catalogId"].as_str().map(str::to_owned))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_basic_catalog_is_named_as_the_client_knows_it() {
+    let (agent, _model) = scripted_agent().await;
+    let base = start_server(agent, Version::V09).await;
+    let spec = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let copilotkit = "https://a2ui.org/specification/v0_9/basic_catalog.json";
+    // No capabilities: the spec's id.
+    let events = post_run(
+        &base,
+        &run_input("r1", "Top 2 pizza places in Rome", json!({})),
+        |_| {},
+    )
+    .await;
+    assert_eq!(list_catalog(&events), spec);
+    // A2UI client capabilities (v0.9 form) naming CopilotKit's id.
+    let caps = json!({"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": [copilotkit]}}});
+    let events = post_run(
+        &base,
+        &run_input("r2", "Top 2 pizza places in Rome", caps),
+        |_| {},
+    )
+    .await;
+    assert_eq!(list_catalog(&events), copilotkit);
+    // What CopilotKit sends: a context entry listing its catalog.
+    let mut input = run_input(
+        "r3",
+        "Top 2 pizza places in Rome",
+        json!({"a2uiCatalogAvailable": true}),
+    );
+    input["context"] = json!([{
+        "description": "A2UI catalog capabilities: available catalog IDs and custom component definitions the client can render.",
+        "value": format!("Available A2UI catalog:\n- {copilotkit} (basic catalog)")
+    }]);
+    let events = post_run(&base, &input, |_| {}).await;
+    assert_eq!(list_catalog(&events), copilotkit);
+    agui::verify(&events).unwrap();
 }

@@ -15,6 +15,7 @@
 mod console;
 mod llm;
 mod official;
+mod page;
 mod prompt;
 mod scripted;
 mod server;
@@ -30,12 +31,17 @@ const DEFAULT_QUERY: &str = "Top 5 Chinese restaurants in New York";
 
 const USAGE: &str = "usage:
   restaurant_finder [--a2ui 0.8|0.9] [QUERY...]          answer one query on the console
-  restaurant_finder [--a2ui 0.8|0.9] serve [--addr ADDR] serve AG-UI on ADDR (default 127.0.0.1:8000)
+  restaurant_finder [--a2ui 0.8|0.9] serve [--addr ADDR] [--allow-origin ORIGINS]
+                                                         serve AG-UI and the page on ADDR
+                                                         (default 127.0.0.1:8000)
   restaurant_finder [--a2ui 0.8|0.9] --print-prompt     print the system prompt and exit
 
 environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
   A2UI_SCRIPTED_DELAY_MS                        pause between scripted tokens (default 5)
+  A2UI_ALLOWED_ORIGINS                          more origins whose pages may call the server,
+                                                comma-separated (`*`: any); by default only the
+                                                server's own and loopback origins
   A2UI_SPEC_DIR                                 A2UI spec for the official validator
                                                 (default ../shared/a2ui/spec; else a structural check)";
 
@@ -66,6 +72,7 @@ struct Args {
     serve: bool,
     print_prompt: bool,
     addr: String,
+    origins: server::Origins,
     query: String,
 }
 
@@ -75,6 +82,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         serve: false,
         print_prompt: false,
         addr: "127.0.0.1:8000".into(),
+        origins: server::Origins::from_env(),
         query: String::new(),
     };
     let mut words = Vec::new();
@@ -91,6 +99,9 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--v0.9" | "--v09" => out.version = Version::V09,
             "--print-prompt" => out.print_prompt = true,
             "--addr" => out.addr = args.next().ok_or("--addr needs an address")?,
+            "--allow-origin" => out
+                .origins
+                .add(&args.next().ok_or("--allow-origin needs an origin")?),
             "serve" if words.is_empty() && !out.serve => out.serve = true,
             s if s.starts_with("--") => return Err(format!("unknown option `{s}`\n{USAGE}")),
             _ => words.push(a),
@@ -137,13 +148,13 @@ async fn main() -> std::process::ExitCode {
             .map(|a| a.to_string())
             .unwrap_or(args.addr.clone());
         eprintln!(
-            "AG-UI endpoint: POST http://{addr}/agent (health: GET /healthz), {what}; UI checked by {}",
+            "page: http://{addr}/ (AG-UI endpoint: POST http://{addr}/agent, health: GET /healthz), {what}; UI checked by {}",
             agent.ui_check(args.version)
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        if let Err(e) = server::serve(listener, agent, args.version, stop).await {
+        if let Err(e) = server::serve(listener, agent, args.version, args.origins, stop).await {
             eprintln!("server stopped: {e}");
             return std::process::ExitCode::FAILURE;
         }

@@ -7,14 +7,23 @@
 //! The run's A2UI version comes from `forwardedProps.a2uiVersion` (`"v0.8"` / `"v0.9"`), else the
 //! server's default. A button press arrives as `forwardedProps.a2uiAction.userAction`
 //! (`{name, surfaceId, sourceComponentId, context}`) and is passed to the model as a user message.
+//! A surface's catalog is named by the id the client renders it under, when the client says
+//! ([`ClientCatalogs`]: `forwardedProps.a2uiClientCapabilities`, or CopilotKit's context entry).
+//!
+//! Browsers: a page may call `/agent` only from an allowed origin (by default the server's own
+//! and loopback origins; `--allow-origin` / `A2UI_ALLOWED_ORIGINS` add others, `*` allows any).
+//! Preflight requests are answered; a request from any other origin is refused with 403 before a
+//! run starts, and `POST /agent` takes `application/json` only (415 otherwise), so a foreign page
+//! cannot start a run with a form or a `text/plain` request.
 
 use crate::llm::{Agent, AgentEvent, RunRequest};
 use crate::prompt;
 use crate::ui::Version;
-use a2ui_stream::agui::{sse, RunAgentInput, RunBuilder};
+use a2ui_stream::agui::{sse, ClientCatalogs, RunAgentInput, RunBuilder};
 use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -34,14 +43,131 @@ struct AppState {
     default_version: Version,
 }
 
-/// The router: `POST /agent`, `GET /healthz`.
+/// The origins a browser page may call the server from, besides its own and loopback ones.
+#[derive(Debug, Clone, Default)]
+pub struct Origins {
+    /// Exact origins (`https://app.example.com`); `*` allows any.
+    pub extra: Vec<String>,
+}
+
+impl Origins {
+    /// The origins in `A2UI_ALLOWED_ORIGINS` (comma-separated), if any.
+    pub fn from_env() -> Origins {
+        let mut o = Origins::default();
+        if let Ok(list) = std::env::var("A2UI_ALLOWED_ORIGINS") {
+            o.add(&list);
+        }
+        o
+    }
+
+    /// Adds comma-separated origins.
+    pub fn add(&mut self, list: &str) {
+        self.extra.extend(
+            list.split(',')
+                .map(|s| s.trim().trim_end_matches('/'))
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+    }
+
+    /// Whether a request from `origin` to a server reached as `host` (its `Host` header) may go on.
+    pub fn allows(&self, origin: &str, host: Option<&str>) -> bool {
+        let Some((scheme, authority)) = origin.split_once("://") else {
+            return false;
+        };
+        if self.extra.iter().any(|o| o == "*" || o == origin) {
+            return true;
+        }
+        if matches!(scheme, "http" | "https") && host == Some(authority) {
+            return true; // the page's own origin
+        }
+        let hostname = match authority.rsplit_once(':') {
+            Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) => h,
+            _ => authority,
+        };
+        matches!(scheme, "http" | "https")
+            && matches!(hostname, "localhost" | "127.0.0.1" | "[::1]")
+    }
+}
+
+/// The router: `POST /agent`, `GET /healthz`, the page; origins from `A2UI_ALLOWED_ORIGINS`.
+#[allow(dead_code)] // the binary serves with `router_with`; the tests use this
 pub fn router(agent: Agent, default_version: Version) -> Router {
+    router_with(agent, default_version, Origins::from_env())
+}
+
+/// Answers preflight requests and refuses requests from origins not allowed; adds the CORS
+/// headers to the others.
+async fn cors(origins: Arc<Origins>, req: Request, next: Next) -> Response {
+    let origin = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .map(str::to_owned);
+    let Some(origin) = origin else {
+        return next.run(req).await; // not a cross-origin browser request
+    };
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if !origins.allows(&origin, host) {
+        return (
+            StatusCode::FORBIDDEN,
+            format!("origin {origin} is not allowed (see --allow-origin)"),
+        )
+            .into_response();
+    }
+    let mut response = if req.method() == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        let h = r.headers_mut();
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static("GET, POST, OPTIONS"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static("content-type, accept, last-event-id"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static("600"),
+        );
+        r
+    } else {
+        next.run(req).await
+    };
+    let h = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&origin) {
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, v);
+    }
+    h.append(header::VARY, HeaderValue::from_static("origin"));
+    response
+}
+
+/// Whether a request says its body is JSON.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The router with the given allowed origins.
+pub fn router_with(agent: Agent, default_version: Version, origins: Origins) -> Router {
+    let origins = Arc::new(origins);
     Router::new()
         .route("/agent", post(run_agent))
         .route("/healthz", get(|| async { "ok" }))
+        // The browser page (`/`, `/app.js`, `/dist/...`), see page.rs.
+        .merge(crate::page::router())
         .with_state(Arc::new(AppState {
             agent,
             default_version,
+        }))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            cors(origins.clone(), req, next)
         }))
 }
 
@@ -50,9 +176,10 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     agent: Agent,
     default_version: Version,
+    origins: Origins,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(agent, default_version))
+    axum::serve(listener, router_with(agent, default_version, origins))
         .with_graceful_shutdown(shutdown)
         .await
 }
@@ -109,9 +236,18 @@ pub fn run_request(input: &RunAgentInput, default_version: Version) -> Result<Ru
 
 /// Feeds one agent event to the run builder. Refusals cannot happen for a well-behaved loop; if
 /// one does, it is reported in the stream instead of breaking it.
-fn feed(run: &mut RunBuilder, ev: AgentEvent) {
+fn feed(run: &mut RunBuilder, catalogs: &ClientCatalogs, ev: AgentEvent) {
     let result = match ev {
         AgentEvent::Text(t) => run.text(&t),
+        AgentEvent::A2ui(m) if m.kind() == a2ui_stream::MessageKind::CreateSurface => {
+            match m.to_value() {
+                Ok(mut v) => {
+                    catalogs.rename(&mut v);
+                    run.a2ui_value(m.surface_id(), v)
+                }
+                Err(_) => run.a2ui(a2ui_stream::Event::Message(m)),
+            }
+        }
         AgentEvent::A2ui(m) => run.a2ui(a2ui_stream::Event::Message(m)),
         AgentEvent::StreamProblem(e) => run.splitter(Err(e)),
         AgentEvent::ToolCallStart { id, name } => run.tool_call_start(&id, &name),
@@ -141,7 +277,14 @@ fn flush(run: &mut RunBuilder, tx: &mpsc::UnboundedSender<Bytes>) -> bool {
     open
 }
 
-async fn run_agent(State(app): State<Arc<AppState>>, body: Bytes) -> Response {
+async fn run_agent(State(app): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+    if !is_json(&headers) {
+        return (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "POST /agent takes a RunAgentInput as application/json",
+        )
+            .into_response();
+    }
     let input: RunAgentInput = match serde_json::from_slice(&body) {
         Ok(i) => i,
         Err(e) => {
@@ -153,6 +296,7 @@ async fn run_agent(State(app): State<Arc<AppState>>, body: Bytes) -> Response {
         }
     };
     let request = run_request(&input, app.default_version);
+    let catalogs = ClientCatalogs::from_input(&input);
     let (tx, rx) = mpsc::unbounded_channel::<Bytes>();
     let app2 = app.clone();
     tokio::spawn(async move {
@@ -169,7 +313,7 @@ async fn run_agent(State(app): State<Arc<AppState>>, body: Bytes) -> Response {
         };
         let watch = tx.clone();
         let mut sink = |ev: AgentEvent| {
-            feed(&mut run, ev);
+            feed(&mut run, &catalogs, ev);
             flush(&mut run, &tx);
         };
         // Stop working for a client that has gone away.

@@ -6,6 +6,7 @@
 //!   accepts, whatever order the agent produces it in.
 //! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends), v0.8
 //!   updates completed by [`SelfContained`] so that each defines every id it references.
+//! - [`ClientCatalogs`]: names a surface's catalog by the id the client renders it under.
 //! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
 //!
 //! ```
@@ -23,6 +24,7 @@
 //! ```
 
 pub mod a2ui;
+mod catalogs;
 mod closure;
 pub mod events;
 pub mod run;
@@ -30,6 +32,7 @@ pub mod sse;
 pub mod verify;
 
 pub use a2ui::{A2uiActivities, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+pub use catalogs::ClientCatalogs;
 pub use closure::SelfContained;
 pub use events::*;
 pub use run::{AgentOutput, RunBuilder, RunBuilderError, A2UI_ERROR_EVENT, INVALID_TOOL_ARGUMENTS};
