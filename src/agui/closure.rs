@@ -19,7 +19,9 @@
 //! What it costs: a stand-in is about 70 bytes plus its id, sent once per id that is named before
 //! it is written (top-down order: once per child). A component is sent again only when a message
 //! names it after it was shown (bottom-up order, or a parent rewritten), then with its subtree.
-//! For the restaurant list (16 messages written top-down) the stand-ins add 10 small components.
+//! Measured on the A2UI project's v0.8 restaurant examples, split component by component: the
+//! single-column list gains 12 stand-ins (3210 → 4168 bytes of messages, +30%), the two-column
+//! list 22 components (5140 → 6931, +35%), the booking form 8 (+22%), the confirmation 9 (+32%).
 //!
 //! ```
 //! use a2ui_stream::agui::SelfContained;
