@@ -5,7 +5,7 @@
 //! `ACTIVITY_DELTA` appending it with `{"op":"add","path":"/a2ui_operations/-","value":message}`.
 //! So each message crosses the wire once and the bytes sent grow linearly with the UI, and a
 //! renderer that applies the patches holds the surface's full operation list. A v0.8
-//! `surfaceUpdate` goes out completed by [`SelfContained`](super::SelfContained), so that a
+//! `surfaceUpdate` goes out completed by [`SelfContained`], so that a
 //! renderer checking each message on its own accepts it.
 //!
 //! ```

@@ -1,33 +1,4 @@
 //! Catalog negotiation: name a catalog by the id the client knows.
-//!
-//! Renderers know the same basic catalog under different ids: `@a2ui/lit` by the spec's
-//! `https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json`, CopilotKit's
-//! `@copilotkit/a2ui-renderer` by `https://a2ui.org/specification/v0_9/basic_catalog.json`, and a
-//! renderer refuses a `createSurface` naming a catalog it does not know ("Catalog not found").
-//! [`ClientCatalogs`] reads which ids the client named in its run input and renames a surface's
-//! catalog to the client's alias of it.
-//!
-//! A client names its catalogs in either of two places of a `RunAgentInput`:
-//! - `forwardedProps.a2uiClientCapabilities`: the A2UI client capabilities, flat as in v0.8
-//!   (`{"supportedCatalogIds": [...]}`) or by version as in v0.9 (`{"v0.9": {...}}`);
-//! - `context`: CopilotKit sends no capabilities object; it describes its catalog in a context
-//!   entry ("A2UI catalog capabilities: ...") that lists the ids it renders, one URL per line.
-//!
-//! ```
-//! use a2ui_stream::agui::{ClientCatalogs, RunAgentInput};
-//! use serde_json::json;
-//!
-//! let input: RunAgentInput = serde_json::from_value(json!({
-//!     "threadId": "t", "runId": "r", "messages": [], "tools": [], "context": [], "state": {},
-//!     "forwardedProps": {"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": [
-//!         "https://a2ui.org/specification/v0_9/basic_catalog.json"]}}}
-//! })).unwrap();
-//! let catalogs = ClientCatalogs::from_input(&input);
-//! let mut create = json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
-//!     "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}});
-//! assert!(catalogs.rename(&mut create));
-//! assert_eq!(create["createSurface"]["catalogId"], "https://a2ui.org/specification/v0_9/basic_catalog.json");
-//! ```
 
 use super::events::RunAgentInput;
 use serde_json::Value;
@@ -40,6 +11,35 @@ const ALIASES: &[&[&str]] = &[&[
 ]];
 
 /// The catalog ids a client said it renders (empty when it said nothing).
+///
+/// Renderers know the same basic catalog under different ids: `@a2ui/lit` by the spec's
+/// `https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json`, CopilotKit's
+/// `@copilotkit/a2ui-renderer` by `https://a2ui.org/specification/v0_9/basic_catalog.json`, and a
+/// renderer refuses a `createSurface` naming a catalog it does not know ("Catalog not found").
+/// [`ClientCatalogs`] reads which ids the client named in its run input and renames a surface's
+/// catalog to the client's alias of it.
+///
+/// A client names its catalogs in either of two places of a `RunAgentInput`:
+/// - `forwardedProps.a2uiClientCapabilities`: the A2UI client capabilities, flat as in v0.8
+///   (`{"supportedCatalogIds": [...]}`) or by version as in v0.9 (`{"v0.9": {...}}`);
+/// - `context`: CopilotKit sends no capabilities object; it describes its catalog in a context
+///   entry ("A2UI catalog capabilities: ...") that lists the ids it renders, one URL per line.
+///
+/// ```
+/// use a2ui_stream::agui::{ClientCatalogs, RunAgentInput};
+/// use serde_json::json;
+///
+/// let input: RunAgentInput = serde_json::from_value(json!({
+///     "threadId": "t", "runId": "r", "messages": [], "tools": [], "context": [], "state": {},
+///     "forwardedProps": {"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": [
+///         "https://a2ui.org/specification/v0_9/basic_catalog.json"]}}}
+/// })).unwrap();
+/// let catalogs = ClientCatalogs::from_input(&input);
+/// let mut create = json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
+///     "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}});
+/// assert!(catalogs.rename(&mut create));
+/// assert_eq!(create["createSurface"]["catalogId"], "https://a2ui.org/specification/v0_9/basic_catalog.json");
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientCatalogs {
     ids: Vec<String>,
@@ -53,7 +53,7 @@ fn push_list(ids: &mut Vec<String>, list: Option<&Value>) {
 }
 
 impl ClientCatalogs {
-    /// The ids named in `input` (see the [module](self) for where they are looked for).
+    /// The ids named in `input` (see [`ClientCatalogs`] for where they are looked for).
     ///
     /// ```
     /// use a2ui_stream::agui::{ClientCatalogs, Context, RunAgentInput};

@@ -1,43 +1,4 @@
 //! v0.8 `surfaceUpdate`s a renderer accepts: each defines every component id it references.
-//!
-//! `@a2ui/web_core` (every release since 0.9.2) rejects a v0.8 `surfaceUpdate` whose components
-//! name a child that is not defined *in the same message*, even when an earlier message defined
-//! it. A stream split component by component names its children before they are written, so
-//! each update is completed before it goes out:
-//!
-//! - a referenced id never shown yet gets a **stand-in** in the same message: an empty
-//!   `Column` (`{"Column":{"children":{"explicitList":[]}}}`), which draws nothing. When the real
-//!   component arrives it replaces the stand-in, so the UI still grows top-down as components
-//!   close;
-//! - a referenced id already shown is sent again as the component last shown under it (with what
-//!   it references in turn), so a component already on screen is never replaced by a stand-in.
-//!
-//! References are what the v0.8 standard catalog makes them: `children.explicitList`,
-//! `children.template.componentId`, `child`, `entryPointChild`, `contentChild` and
-//! `tabItems[].child`.
-//!
-//! What it costs: a stand-in is about 70 bytes plus its id, sent once per id that is named before
-//! it is written (top-down order: once per child). A component is sent again only when a message
-//! names it after it was shown (bottom-up order, or a parent rewritten), then with its subtree.
-//! Measured on the A2UI project's v0.8 restaurant examples, split component by component: the
-//! single-column list gains 12 stand-ins (3210 → 4168 bytes of messages, +30%), the two-column
-//! list 22 components (5140 → 6931, +35%), the booking form 8 (+22%), the confirmation 9 (+32%).
-//!
-//! ```
-//! use a2ui_stream::agui::SelfContained;
-//! use serde_json::json;
-//!
-//! let mut updates = SelfContained::default();
-//! let root = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
-//!     {"id": "root", "component": {"Column": {"children": {"explicitList": ["title"]}}}}]}});
-//! let sent = updates.complete(root);
-//! let ids: Vec<_> = sent["surfaceUpdate"]["components"].as_array().unwrap().iter()
-//!     .map(|c| c["id"].as_str().unwrap()).collect();
-//! assert_eq!(ids, ["root", "title"]); // "title" as a stand-in, until it arrives
-//! let title = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
-//!     {"id": "title", "component": {"Text": {"text": {"literalString": "Hi"}}}}]}});
-//! assert_eq!(updates.complete(title.clone()), title); // nothing to add
-//! ```
 
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -46,6 +7,45 @@ use std::collections::{HashMap, HashSet};
 /// messages pass through unchanged. One per run (or per client): it remembers, per surface, the
 /// components already shown (its memory is that of the surfaces' components, until a
 /// `deleteSurface`).
+///
+/// `@a2ui/web_core` (every release since 0.9.2) rejects a v0.8 `surfaceUpdate` whose components
+/// name a child that is not defined *in the same message*, even when an earlier message defined
+/// it. A stream split component by component names its children before they are written, so
+/// each update is completed before it goes out:
+///
+/// - a referenced id never shown yet gets a **stand-in** in the same message: an empty
+///   `Column` (`{"Column":{"children":{"explicitList":[]}}}`), which draws nothing. When the real
+///   component arrives it replaces the stand-in, so the UI still grows top-down as components
+///   close;
+/// - a referenced id already shown is sent again as the component last shown under it (with what
+///   it references in turn), so a component already on screen is never replaced by a stand-in.
+///
+/// References are what the v0.8 standard catalog makes them: `children.explicitList`,
+/// `children.template.componentId`, `child`, `entryPointChild`, `contentChild` and
+/// `tabItems[].child`.
+///
+/// What it costs: a stand-in is about 70 bytes plus its id, sent once per id that is named before
+/// it is written (top-down order: once per child). A component is sent again only when a message
+/// names it after it was shown (bottom-up order, or a parent rewritten), then with its subtree.
+/// Measured on the A2UI project's v0.8 restaurant examples, split component by component: the
+/// single-column list gains 12 stand-ins (3210 → 4168 bytes of messages, +30%), the two-column
+/// list 22 components (5140 → 6931, +35%), the booking form 8 (+22%), the confirmation 9 (+32%).
+///
+/// ```
+/// use a2ui_stream::agui::SelfContained;
+/// use serde_json::json;
+///
+/// let mut updates = SelfContained::default();
+/// let root = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+///     {"id": "root", "component": {"Column": {"children": {"explicitList": ["title"]}}}}]}});
+/// let sent = updates.complete(root);
+/// let ids: Vec<_> = sent["surfaceUpdate"]["components"].as_array().unwrap().iter()
+///     .map(|c| c["id"].as_str().unwrap()).collect();
+/// assert_eq!(ids, ["root", "title"]); // "title" as a stand-in, until it arrives
+/// let title = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+///     {"id": "title", "component": {"Text": {"text": {"literalString": "Hi"}}}}]}});
+/// assert_eq!(updates.complete(title.clone()), title); // nothing to add
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct SelfContained {
     surfaces: HashMap<String, Surface>,
