@@ -34,6 +34,10 @@ fn components(messages: &[Value]) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn restaurant_examples_end_to_end() {
     let Some(a2ui) = shared() else { return };

@@ -37,6 +37,10 @@ fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
     failed.len()
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn official_conformance_suites() {
     let Some(dir) = conformance_dir() else {

@@ -79,6 +79,10 @@ fn expected(messages: &[Value]) -> Vec<Value> {
     out
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn examples_wrapped_as_responses() {
     let Some(a2ui) = shared() else { return };
@@ -121,6 +125,10 @@ fn examples_wrapped_as_responses() {
     }
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn restaurant_examples_in_the_legacy_and_bare_forms() {
     let Some(a2ui) = shared() else { return };

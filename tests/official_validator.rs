@@ -42,6 +42,10 @@ fn basic(shared: &Path, version: Version) -> Validator {
     Validator::new(&basic_catalog(shared, version)).unwrap()
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn restaurant_examples_validate_against_basic_catalogs() {
     let Some(shared) = shared_dir() else {
@@ -70,6 +74,10 @@ fn restaurant_examples_validate_against_basic_catalogs() {
     }
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn v09_catalog_examples_validate() {
     let Some(shared) = shared_dir() else {
@@ -91,6 +99,10 @@ fn v09_catalog_examples_validate() {
     }
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn broken_restaurant_ui_is_rejected() {
     let Some(shared) = shared_dir() else {

@@ -269,6 +269,10 @@ fn same_as_text(
     compared
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn both_modes_show_the_same_on_the_restaurant_examples() {
     let Some(shared) = shared() else {
@@ -371,6 +375,10 @@ fn ends_alike(catalog: &Catalog, cut: &(String, Screen), whole: &(String, Screen
     assert_eq!(screen.data, whole_data, "{label}: data");
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() {
     let Some(shared) = shared() else {
@@ -402,6 +410,7 @@ fn drawn_from_the_root_the_restaurant_examples_end_the_same_in_any_chunk_size() 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    #[cfg_attr(not(a2ui_shared), ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED")]
     /// Any cuts of a response, in either mode: the text form matches the tree form after every
     /// piece, and the run ends with what the response fed whole ends with.
     #[test]
@@ -438,6 +447,10 @@ const PARTIAL_STAYS: [&str; 3] = [
     "test_sniff_partial_component_discards_empty_children_dict_v09",
 ];
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 /// Each case's inputs, fed in the case's steps: both modes show the same after every step and
 /// the text form matches the tree form; and they end the same fed in those steps, fed byte by
 /// byte (but for [`PARTIAL_STAYS`]) and fed whole.
@@ -559,6 +572,10 @@ fn official_steps(validator: &Arc<Validator>, pieces: &[&str]) -> Steps {
         .collect()
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn kept_data_entries_send_what_checking_whole_updates_sends() {
     let Some(shared) = shared() else {
@@ -607,6 +624,10 @@ fn kept_data_entries_send_what_checking_whole_updates_sends() {
     }
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn a_growing_text_is_checked_again_when_the_catalog_tells_texts_apart() {
     let Some(shared) = shared() else {

@@ -127,6 +127,10 @@ fn junk() -> Vec<ResponsePart> {
     ]
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn written_over_the_step_before_the_examples_come_out_the_same_in_any_chunk_size() {
     let Some(shared) = shared() else {
@@ -147,6 +151,10 @@ fn written_over_the_step_before_the_examples_come_out_the_same_in_any_chunk_size
     assert!(compared > 1000, "only {compared} messages compared");
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn whatever_is_handed_back_the_examples_come_out_the_same() {
     let Some(shared) = shared() else {
@@ -180,6 +188,10 @@ fn whatever_is_handed_back_the_examples_come_out_the_same() {
     }
 }
 
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
 #[test]
 fn the_streaming_suite_inputs_come_out_the_same_written_over() {
     let Some(shared) = shared() else {
@@ -252,6 +264,7 @@ fn parts() -> impl Strategy<Value = Vec<ResponsePart>> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
+    #[cfg_attr(not(a2ui_shared), ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED")]
     /// Any cuts of a response, either mode, random trees handed back before random steps.
     #[test]
     fn any_cuts_and_anything_handed_back_come_out_the_same(
