@@ -5,7 +5,7 @@
 //! `../shared/a2ui` or `$A2UI_SHARED/a2ui`) wrapped in `<a2ui-json>` blocks between varied prose,
 //! repeated to at least 1 MiB. Without the shared data a generated corpus of the same shape is used.
 //!
-//! `cargo bench --bench splitter`; `python3 benches/table.py` prints the README table.
+//! `cargo bench --bench splitter`; `python3 benches/table.py` prints the table in docs/performance.md.
 
 use a2ui_stream::{Event, Splitter};
 use bytes::Bytes;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's benchmark table from criterion's results (target/criterion).
+"""Prints the splitter's benchmark table (docs/performance.md) from criterion's results (target/criterion).
 
     cargo bench --bench splitter && python3 benches/table.py
 """

@@ -27,6 +27,15 @@
 //! assert_eq!(text, "Here you go:  Enjoy!");
 //! assert_eq!(messages[1], r#"{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{}}]}}"#);
 //! ```
+//!
+//! # Features
+//!
+//! | feature | default | adds |
+//! |---|---|---|
+//! | (none) | | [`Splitter`], [`Config`], [`Message`], [`Event`], [`Error`]: needs only `memchr`, `bytes` and `serde_json` |
+//! | `agui` | yes | `agui`: AG-UI events, SSE, a run builder, A2UI surfaces as activities, a verifier |
+//! | `official` | yes | `official`: the official SDK's streaming semantics, validator and catalogs |
+//! | `async` | no | `stream`: a `futures::Stream` adapter and a `tokio_util` `Decoder` |
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 // Input never makes the library panic: no indexing or slicing that could be out of range, no
@@ -69,3 +78,13 @@ pub use splitter::{Events, Splitter, MAX_SPLIT_FIELD_BYTES};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of `docs/agui.md`, compiled and run as doctests.
+#[cfg(all(doctest, feature = "agui"))]
+#[doc = include_str!("../docs/agui.md")]
+pub struct AguiDocDoctests;
+
+/// The examples of `docs/official.md`, compiled as doctests.
+#[cfg(all(doctest, feature = "official"))]
+#[doc = include_str!("../docs/official.md")]
+pub struct OfficialDocDoctests;
