@@ -48,11 +48,13 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePa
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
-use common::{chunks, collect, feed, repeated, run, shared, timed, Output};
+use common::{Output, chunks, collect, feed, repeated, run, shared, timed};
 
 pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
-        println!("paired: timing server for `python3 benches/official_sdk.py --paired`; nothing to run alone");
+        println!(
+            "paired: timing server for `python3 benches/official_sdk.py --paired`; nothing to run alone"
+        );
         return;
     }
     let Some(shared) = shared() else {

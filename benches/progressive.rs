@@ -44,9 +44,9 @@ use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePa
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
-use common::{chunks, collect, feed, repeated, run, shared, timed_feed, wrap, Output};
+use common::{Output, chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -214,11 +214,7 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                     let (fourth_took, _) = timed_feed(&mut long, &timed, Output::Trees);
                     let mut fresh = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
                     let (first_took, _) = timed_feed(&mut fresh, &alone, Output::Trees);
-                    if fourth {
-                        fourth_took
-                    } else {
-                        first_took
-                    }
+                    if fourth { fourth_took } else { first_took }
                 };
                 for (which, fourth) in [("first", false), ("fourth", true)] {
                     group.bench_function(format!("{folder}_history_{label}_{which}"), |b| {

@@ -108,11 +108,7 @@ fn is_lang(b: u8) -> bool {
 
 /// Turns an unfinished match into a decision: `Partial`, or `No` at the end of the stream.
 fn more(eof: bool) -> Class {
-    if eof {
-        Class::No
-    } else {
-        Class::Partial
-    }
+    if eof { Class::No } else { Class::Partial }
 }
 
 macro_rules! step {

@@ -6,10 +6,10 @@
 //! once per process from the standard library's random keys, so the tables still do not hash
 //! the same way on every run.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 #[cfg(feature = "official")]
 use std::collections::HashSet;
+use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 

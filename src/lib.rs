@@ -72,7 +72,7 @@ pub mod official;
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind};
-pub use splitter::{Events, Splitter, MAX_SPLIT_FIELD_BYTES};
+pub use splitter::{Events, MAX_SPLIT_FIELD_BYTES, Splitter};
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

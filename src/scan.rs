@@ -700,7 +700,7 @@ impl Lexer {
                             return Tok::Err(ErrorKind::UnexpectedByte {
                                 byte: b,
                                 expected: "a digit",
-                            })
+                            });
                         }
                     }
                 }
@@ -725,7 +725,7 @@ impl Lexer {
                     return Tok::Err(ErrorKind::UnexpectedByte {
                         byte: b,
                         expected: "end of value",
-                    })
+                    });
                 }
             }
         }

@@ -14,9 +14,9 @@
 
 use crate::data::{self, DataSplit, Piece};
 use crate::framing::{self, Act, Class};
-use crate::hash::{fingerprint, QuickMap, QuickState};
+use crate::hash::{QuickMap, QuickState, fingerprint};
 use crate::message::Field;
-use crate::scan::{Lexer, Tok, KEY_CAPTURE_LIMIT};
+use crate::scan::{KEY_CAPTURE_LIMIT, Lexer, Tok};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
 use memchr::{memchr2, memchr3};

@@ -3,7 +3,7 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::{ChatMessage, Event, RunAgentInput};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn catalogue() -> Vec<Value> {
     vec![

@@ -2,9 +2,9 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::{
-    verify, AgentOutput, Event, EventType, PatchOp, RunBuilder, RunBuilderError,
+    AgentOutput, Event, EventType, PatchOp, RunBuilder, RunBuilderError, verify,
 };
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn wire(events: &[Event]) -> Vec<Value> {
     events

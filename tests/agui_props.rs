@@ -3,8 +3,8 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::{
-    sse, verify, AgentOutput, ChatMessage, Event, EventType, PatchOp, RunBuilder, SseEncoder,
-    SseReader,
+    AgentOutput, ChatMessage, Event, EventType, PatchOp, RunBuilder, SseEncoder, SseReader, sse,
+    verify,
 };
 use proptest::prelude::*;
 use serde_json::json;

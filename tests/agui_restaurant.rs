@@ -4,8 +4,8 @@
 //! the example. Reads `../shared/a2ui` (or `$A2UI_SHARED/a2ui`) at run time; skips when absent.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::{sse, verify, Event, PatchOp, RunBuilder, SseReader, A2UI_ACTIVITY_TYPE};
 use a2ui_stream::Splitter;
+use a2ui_stream::agui::{A2UI_ACTIVITY_TYPE, Event, PatchOp, RunBuilder, SseReader, sse, verify};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

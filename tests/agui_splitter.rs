@@ -2,9 +2,9 @@
 //! become `a2ui-surface` activities, one snapshot per surface and then appends.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::{verify, Event, EventType, RunBuilder};
 use a2ui_stream::Splitter;
-use serde_json::{json, Value};
+use a2ui_stream::agui::{Event, EventType, RunBuilder, verify};
+use serde_json::{Value, json};
 
 const STREAM: &str = concat!(
     "Here are two places: <a2ui-json>[",
@@ -89,10 +89,14 @@ fn splitter_errors_are_reported_and_the_run_goes_on() {
     run.finish().unwrap();
     let events: Vec<Event> = run.drain().collect();
     verify(&events).unwrap();
-    assert!(events
-        .iter()
-        .any(|e| matches!(e, Event::Custom(c) if c.name == "a2ui-stream.error")));
-    assert!(events
-        .iter()
-        .any(|e| e.event_type() == EventType::ActivitySnapshot));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Custom(c) if c.name == "a2ui-stream.error"))
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e.event_type() == EventType::ActivitySnapshot)
+    );
 }

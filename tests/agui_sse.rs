@@ -1,7 +1,7 @@
 //! SSE encoding, keep-alive timing and reading.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::sse::{self, SseReadErrorKind, HEADERS, KEEP_ALIVE};
+use a2ui_stream::agui::sse::{self, HEADERS, KEEP_ALIVE, SseReadErrorKind};
 use a2ui_stream::agui::{
     Event, EventType, RunStarted, SseEncoder, SseReader, StepStarted, TextMessageContent,
 };
@@ -82,9 +82,10 @@ fn reader_handles_cr_lf_crlf_comments_fields_and_bom() {
 #[test]
 fn reader_ignores_frames_without_data_and_an_unfinished_frame() {
     let mut r = SseReader::new();
-    assert!(r
-        .feed(b"event: x\n\n: c\n\ndata: {\"type\":\"STEP_STARTED\"")
-        .is_empty());
+    assert!(
+        r.feed(b"event: x\n\n: c\n\ndata: {\"type\":\"STEP_STARTED\"")
+            .is_empty()
+    );
 }
 
 #[test]

@@ -438,10 +438,17 @@ fn chunk_only_streams_are_expanded_like_the_client() {
 
     // The chunked tool call is closed by the reasoning chunk; bad arguments are caught there.
     fails(
-        &[rs(), tool_chunk(Some("c"), Some("f"), Some("{")), reasoning_chunk(Some("th"), None)],
+        &[
+            rs(),
+            tool_chunk(Some("c"), Some("f"), Some("{")),
+            reasoning_chunk(Some("th"), None),
+        ],
         2,
         Some(EventType::ReasoningMessageChunk),
-        Rule::InvalidToolArguments { id: "c".into(), error: "EOF while parsing an object at line 1 column 1".into() },
+        Rule::InvalidToolArguments {
+            id: "c".into(),
+            error: "EOF while parsing an object at line 1 column 1".into(),
+        },
         "event 2 (REASONING_MESSAGE_CHUNK): arguments of tool call 'c' are not valid JSON at its end: \
          EOF while parsing an object at line 1 column 1",
     );

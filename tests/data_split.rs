@@ -5,7 +5,7 @@ mod support;
 
 use a2ui_stream::{Config, ErrorKind, Event, MessageKind, Splitter};
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use support::data_model::apply;
 
 /// The messages (as JSON) and errors of `input` fed at the cut points given.

@@ -96,7 +96,9 @@ fn examples_wrapped_as_responses() {
         let msgs = messages(&path);
         let want = expected(&msgs);
         let pretty = serde_json::to_string_pretty(&msgs).unwrap();
-        let response = format!("Here is what I found \u{2014} enjoy!\n<a2ui-json>\n{pretty}\n</a2ui-json>\nAnything else?");
+        let response = format!(
+            "Here is what I found \u{2014} enjoy!\n<a2ui-json>\n{pretty}\n</a2ui-json>\nAnything else?"
+        );
         for chunk in [1, 4, 16, 256, 65536] {
             let config = Config {
                 dedup_components: false,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::validator::Validator;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 mod support;
 

@@ -15,7 +15,7 @@ use a2ui_stream::official::progressive::{
     Emission, Error, ErrorKind, ProgressiveParser, ResponsePart,
 };
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 mod support;
 
@@ -289,9 +289,10 @@ fn check(case: &Case, got: &Run, mode: Emission, how: &str) {
         assert_eq!(e.kind(), *kind, "{} ({how}): {e}", case.name);
         assert!(e.message().starts_with(start), "{} ({how}): {e}", case.name);
         assert_eq!(e.offset(), *offset, "{} ({how}): {e}", case.name);
-        assert!(e
-            .to_string()
-            .starts_with(&format!("at byte {}: ", e.offset())));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("at byte {}: ", e.offset()))
+        );
     }
     let screen = got.screen.get("s").cloned().unwrap_or_default();
     match mode {

@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 mod support;
 
 use support::chunks::chunks;
-use support::progressive::{restaurant_responses, shared, streaming_suite, written, MODES};
+use support::progressive::{MODES, restaurant_responses, shared, streaming_suite, written};
 
 /// What a renderer holds: components by surface and id, data by surface, and each surface's
 /// root (the id a UI is drawn from).

@@ -15,12 +15,12 @@ use std::sync::{Arc, Once};
 use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 mod support;
 
 use support::chunks::chunks;
-use support::progressive::{restaurant_responses, shared, streaming_suite, written, MODES};
+use support::progressive::{MODES, restaurant_responses, shared, streaming_suite, written};
 
 /// What the caller hands back before a step.
 #[derive(Debug, Clone)]

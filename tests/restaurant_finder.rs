@@ -27,7 +27,7 @@ mod ui;
 
 mod support;
 
-use a2ui_stream::agui::{self, Event, PatchOp, SseReader, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, Event, PatchOp, SseReader};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header;
@@ -36,10 +36,10 @@ use axum::routing::post;
 use axum::{Json, Router};
 use futures::StreamExt;
 use llm::{Agent, ModelConfig};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use surface::Ui;
 use ui::Version;
@@ -251,10 +251,12 @@ async fn post_run(base: &str, input: &Value, mut on_event: impl FnMut(&Event)) -
         .await
         .unwrap();
     assert_eq!(resp.status(), 200);
-    assert!(resp.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .starts_with("text/event-stream"));
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
     let mut reader = SseReader::new();
     let mut events = Vec::new();
     let mut body = resp.bytes_stream();
@@ -398,18 +400,22 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
         .unwrap();
     let found: Vec<tools::Restaurant> = serde_json::from_str(&result).unwrap();
     assert_eq!(found.len(), 3);
-    assert!(found
-        .iter()
-        .all(|r| r.cuisine == "Chinese" && r.city == "New York"));
+    assert!(
+        found
+            .iter()
+            .all(|r| r.cuisine == "Chinese" && r.city == "New York")
+    );
     // The second model call carried the tool result back.
     let bodies = mock.bodies.lock().unwrap().clone();
     assert_eq!(bodies.len(), 2);
     assert_eq!(last_role(&bodies[1]), "tool");
     assert!(bodies[0]["stream"].as_bool().unwrap());
-    assert!(bodies[0]["messages"][0]["content"]
-        .as_str()
-        .unwrap()
-        .contains("A2UI protocol version: v0.9"));
+    assert!(
+        bodies[0]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("A2UI protocol version: v0.9")
+    );
 
     // Prose came through without the A2UI JSON.
     let text = text_of(&events);
@@ -467,10 +473,12 @@ async fn an_invalid_ui_is_retried_once_with_the_reason() {
         Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
         _ => None,
     });
-    assert!(retry.unwrap()["reason"]
-        .as_str()
-        .unwrap()
-        .contains("missing"));
+    assert!(
+        retry.unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .contains("missing")
+    );
     assert_eq!(
         types(&events).last().map(String::as_str),
         Some("RUN_FINISHED")
@@ -484,7 +492,10 @@ async fn an_invalid_ui_is_retried_once_with_the_reason() {
 #[tokio::test]
 async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
     let script: Script = Arc::new(|_req: &Value| {
-        text_payloads("Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}},{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>", 8)
+        text_payloads(
+            "Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}},{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>",
+            8,
+        )
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
     let agent = Agent::new(&ModelConfig {
@@ -541,9 +552,11 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
         },
         validators,
     );
-    assert!(agent
-        .ui_check(Version::V09)
-        .starts_with("official A2UI validator"));
+    assert!(
+        agent
+            .ui_check(Version::V09)
+            .starts_with("official A2UI validator")
+    );
     let base = start_server(agent, Version::V09).await;
     let events = post_run(&base, &run_input("run-o", "anything", json!({})), |_| {}).await;
     agui::verify(&events).unwrap();
@@ -579,9 +592,11 @@ fn without_the_spec_the_structural_check_is_used_and_said_so() {
     let nowhere = std::env::temp_dir().join("a2ui-no-spec-here");
     let validators = official::Official::load_from(&nowhere);
     assert!(!validators.has(Version::V08) && !validators.has(Version::V09));
-    assert!(validators
-        .describe(Version::V09)
-        .starts_with("structural UI check"));
+    assert!(
+        validators
+            .describe(Version::V09)
+            .starts_with("structural UI check")
+    );
     assert!(validators.check(Version::V09, &mock_ui()).is_none());
 }
 
@@ -827,14 +842,18 @@ async fn only_allowed_origins_and_json_bodies_start_runs() {
         pre.headers()["access-control-allow-origin"],
         "http://localhost:5173"
     );
-    assert!(pre.headers()["access-control-allow-methods"]
-        .to_str()
-        .unwrap()
-        .contains("POST"));
-    assert!(pre.headers()["access-control-allow-headers"]
-        .to_str()
-        .unwrap()
-        .contains("content-type"));
+    assert!(
+        pre.headers()["access-control-allow-methods"]
+            .to_str()
+            .unwrap()
+            .contains("POST")
+    );
+    assert!(
+        pre.headers()["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .contains("content-type")
+    );
     // A foreign page: refused before any run starts, preflight or not, whatever the body type.
     for (method, ctype) in [
         (reqwest::Method::OPTIONS, "application/json"),

@@ -1,7 +1,7 @@
 //! One test per framing rule and per error: input, expected text, messages and errors.
 
 use a2ui_stream::{
-    Config, Error, ErrorKind, Event, Framing, MessageKind, Splitter, MAX_SPLIT_FIELD_BYTES,
+    Config, Error, ErrorKind, Event, Framing, MAX_SPLIT_FIELD_BYTES, MessageKind, Splitter,
 };
 
 #[derive(Debug, Default, PartialEq)]

@@ -4,7 +4,7 @@
 use a2ui_stream::{Config, Event, MessageKind, Splitter};
 use bytes::Bytes;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// One observable outcome, with neighbouring text merged (text may be cut anywhere).
 #[derive(Debug, Clone, PartialEq)]

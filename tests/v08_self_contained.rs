@@ -5,7 +5,7 @@
 use a2ui_stream::agui::{A2uiActivities, Event, PatchOp, SelfContained};
 use a2ui_stream::{Config, Event as SplitEvent, Splitter};
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 
 /// The ids a v0.8 component references, as the v0.8 standard catalog (and web_core's check)

@@ -11,11 +11,11 @@ use crate::surface::Ui;
 use crate::tools;
 use crate::ui::{self, Version};
 use a2ui_stream::{Config, Event, Message, Splitter};
+use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{CreateChatCompletionRequest, CreateChatCompletionStreamResponse};
-use async_openai::Client;
 use futures::StreamExt;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 /// Most model calls one attempt makes (each tool round is one more call).

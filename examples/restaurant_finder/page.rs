@@ -7,11 +7,11 @@
 //! manifests); `npm run build` in that folder makes the `dist/` bundles, and without them the
 //! page loads the renderer from a CDN.
 
+use axum::Router;
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
 use std::path::PathBuf;
 
 /// The folder the page is served from.

@@ -16,7 +16,7 @@ use axum::http::header;
 use axum::response::Response;
 use axum::routing::post;
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
 

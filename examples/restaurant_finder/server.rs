@@ -19,15 +19,15 @@
 use crate::llm::{Agent, AgentEvent, RunRequest};
 use crate::prompt;
 use crate::ui::Version;
-use a2ui_stream::agui::{sse, ClientCatalogs, RunAgentInput, RunBuilder};
+use a2ui_stream::agui::{ClientCatalogs, RunAgentInput, RunBuilder, sse};
+use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -292,7 +292,7 @@ async fn run_agent(State(app): State<Arc<AppState>>, headers: HeaderMap, body: B
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("not a RunAgentInput: {e}"),
             )
-                .into_response()
+                .into_response();
         }
     };
     let request = run_request(&input, app.default_version);

@@ -1,7 +1,7 @@
 //! The agent's one tool, `get_restaurants`, over the example's own data file.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// The restaurant data shipped with the example (`restaurants.json` beside this file).
 const DATA: &str = include_str!("restaurants.json");
@@ -142,9 +142,11 @@ mod tests {
     fn filters_by_cuisine_and_city_best_first() {
         let found = get_restaurants("chinese", "New York", 10);
         assert_eq!(found.len(), 6);
-        assert!(found
-            .iter()
-            .all(|r| r.cuisine == "Chinese" && r.city == "New York"));
+        assert!(
+            found
+                .iter()
+                .all(|r| r.cuisine == "Chinese" && r.city == "New York")
+        );
         assert!(found.windows(2).all(|w| w[0].rating >= w[1].rating));
         assert_eq!(get_restaurants("Chinese", "nyc", 2).len(), 2);
         assert_eq!(
@@ -166,11 +168,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.len(), 2);
-        assert!(call_tool("get_weather", "{}")
-            .unwrap_err()
-            .contains("unknown tool"));
-        assert!(call_tool(GET_RESTAURANTS, "{\"cuisine\":")
-            .unwrap_err()
-            .contains("not valid"));
+        assert!(
+            call_tool("get_weather", "{}")
+                .unwrap_err()
+                .contains("unknown tool")
+        );
+        assert!(
+            call_tool(GET_RESTAURANTS, "{\"cuisine\":")
+                .unwrap_err()
+                .contains("not valid")
+        );
     }
 }

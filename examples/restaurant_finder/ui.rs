@@ -6,7 +6,7 @@
 //! moment it arrives), then the data model.
 
 use crate::tools::Restaurant;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 /// The A2UI protocol version a run speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! v0.8 `surfaceUpdate`s a renderer accepts: each defines every component id it references.
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
 /// Completes v0.8 `surfaceUpdate` messages so that each defines every id it references; other

@@ -31,10 +31,10 @@ pub mod run;
 pub mod sse;
 pub mod verify;
 
-pub use a2ui::{A2uiActivities, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS};
+pub use a2ui::{A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, A2uiActivities};
 pub use catalogs::ClientCatalogs;
 pub use closure::SelfContained;
 pub use events::*;
-pub use run::{AgentOutput, RunBuilder, RunBuilderError, A2UI_ERROR_EVENT, INVALID_TOOL_ARGUMENTS};
+pub use run::{A2UI_ERROR_EVENT, AgentOutput, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError};
 pub use sse::{SseEncoder, SseReadError, SseReadErrorKind, SseReader};
-pub use verify::{verify, Rule, Span, Verifier, Violation};
+pub use verify::{Rule, Span, Verifier, Violation, verify};

@@ -697,7 +697,7 @@ pub(crate) fn pointer(base: Option<&str>, path: &[Seg]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::official::partial_json::{Step, CUTTABLE_KEYS};
+    use crate::official::partial_json::{CUTTABLE_KEYS, Step};
     use serde_json::json;
 
     fn feed(p: &mut PartialJson, s: &str) {

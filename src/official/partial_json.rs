@@ -959,11 +959,12 @@ mod tests {
         p.reset();
         assert!(p.stack.is_empty());
         assert_eq!(p.stack.spare.len(), 4);
-        assert!(p
-            .stack
-            .spare
-            .iter()
-            .all(|f| f.key.is_none() && f.fresh.capacity() == 0));
+        assert!(
+            p.stack
+                .spare
+                .iter()
+                .all(|f| f.key.is_none() && f.fresh.capacity() == 0)
+        );
         // The next frames are those boxes again, the last popped first.
         feed(&mut p, r#"[{"e": {"#);
         let again: Vec<*const Frame> = p.stack.iter().map(|f| f as *const Frame).collect();

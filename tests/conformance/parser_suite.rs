@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use a2ui_stream::official::response::{has_a2ui_parts, parse_and_fix, parse_response};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use crate::suite;
 

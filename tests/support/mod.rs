@@ -46,7 +46,9 @@ pub fn shared_root() -> Option<PathBuf> {
 pub fn a2ui_or_skip() -> Option<PathBuf> {
     let a2ui = shared_root().map(|root| root.join("a2ui"));
     if a2ui.is_none() {
-        say("skipped: the shared A2UI data (../shared/a2ui) was not found; set A2UI_SHARED to the folder that holds it");
+        say(
+            "skipped: the shared A2UI data (../shared/a2ui) was not found; set A2UI_SHARED to the folder that holds it",
+        );
     }
     a2ui
 }

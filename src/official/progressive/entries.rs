@@ -3,12 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use super::component::object;
-use super::form::{compact_json, Form};
-use super::heal::heal_data_string;
 use super::Seen;
+use super::component::object;
+use super::form::{Form, compact_json};
+use super::heal::heal_data_string;
 use crate::official::data_delta::{
-    entry_fields, has_value, prune_entry_owned, EntryFields, SCALAR_FIELDS,
+    EntryFields, SCALAR_FIELDS, entry_fields, has_value, prune_entry_owned,
 };
 use crate::official::partial_json::{Body, Frame, PartialJson};
 use crate::official::validator::Validator;

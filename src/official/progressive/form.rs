@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::entries::{entries_slot, wrap_entries};
-use super::reuse::{components_over, data_update_over, Spare};
 use super::ResponsePart;
+use super::entries::{entries_slot, wrap_entries};
+use super::reuse::{Spare, components_over, data_update_over};
 use crate::official::catalog::Version;
 use crate::official::validator::wrap_components;
 

@@ -80,22 +80,22 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use super::catalog::{Catalog, Version};
-use super::data_delta::{pointer, value_at, Seg, Walk};
+use super::data_delta::{Seg, Walk, pointer, value_at};
 use super::find::find_byte;
 use super::partial_json::{Body, Frame, PartialJson, Step};
-use super::validator::{truthy, Validator};
+use super::validator::{Validator, truthy};
 use crate::hash::{QuickMap, QuickSet};
 
-use component::{object, CHILD_FIELDS, PLACEHOLDER_PREFIX};
-use entries::{latest_entries, wrap_entries, EntriesSoFar};
-use error::{classify, self_reference};
+use component::{CHILD_FIELDS, PLACEHOLDER_PREFIX, object};
+use entries::{EntriesSoFar, latest_entries, wrap_entries};
 pub use error::{Error, ErrorKind, Limits};
-use form::{compact_json, map_messages, Form, Out};
+use error::{classify, self_reference};
+use form::{Form, Out, compact_json, map_messages};
 use heal::{heal_component_string, heal_data_string};
-use lists::{emptied, FlushLists};
-use reuse::{bound, take_back, Spare};
-use surface::{full_reach, Appended, Comp, Placeholder, Surface};
-use tags::{find_tag, held_back, CLOSE_TAG, OPEN_TAG};
+use lists::{FlushLists, emptied};
+use reuse::{Spare, bound, take_back};
+use surface::{Appended, Comp, Placeholder, Surface, full_reach};
+use tags::{CLOSE_TAG, OPEN_TAG, find_tag, held_back};
 
 const DEFAULT_ROOT: &str = "root";
 

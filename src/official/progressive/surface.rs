@@ -8,15 +8,15 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::component::{
-    append_child, assign, needs_processing, placeholder, process_component, show_arrived,
-    stands_for_one_of, Processed, CHILD_FIELDS, PLACEHOLDER_PREFIX,
+    CHILD_FIELDS, PLACEHOLDER_PREFIX, Processed, append_child, assign, needs_processing,
+    placeholder, process_component, show_arrived, stands_for_one_of,
 };
-use super::error::{self_reference, Error, ErrorKind};
+use super::error::{Error, ErrorKind, self_reference};
 use super::form::compact_json;
 use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Version;
-use crate::official::partial_json::{slot_at, Slot};
-use crate::official::validator::{CheckFrame, Likeness, Validator, MAX_GLOBAL_DEPTH};
+use crate::official::partial_json::{Slot, slot_at};
+use crate::official::validator::{CheckFrame, Likeness, MAX_GLOBAL_DEPTH, Validator};
 
 /// Per-surface state.
 #[derive(Debug, Default)]

@@ -9,7 +9,7 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::free::Plain;
-use super::{Compiled, ValidationError, DEFAULT_BASE, V09_MESSAGE_DEFS};
+use super::{Compiled, DEFAULT_BASE, V09_MESSAGE_DEFS, ValidationError};
 use crate::hash::QuickMap;
 use crate::official::catalog::Catalog;
 

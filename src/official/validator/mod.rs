@@ -596,7 +596,7 @@ impl Validator {
                 None => {
                     return Err(ValidationError::new(format!(
                         "Definition {def} not found in schema"
-                    )))
+                    )));
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{ValidationError, MAX_FUNC_CALL_DEPTH, MAX_GLOBAL_DEPTH};
+use super::{MAX_FUNC_CALL_DEPTH, MAX_GLOBAL_DEPTH, ValidationError};
 
 /// Whether `path` is acceptable as a data path: absolute (`/a/b`) or relative (`a/b`), where
 /// every `~` is an escape `~0` or `~1` as in JSON Pointer.

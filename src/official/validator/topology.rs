@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{ValidationError, DEFAULT_ROOT, MAX_GLOBAL_DEPTH};
+use super::{DEFAULT_ROOT, MAX_GLOBAL_DEPTH, ValidationError};
 use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Catalog;
 
