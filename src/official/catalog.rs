@@ -40,6 +40,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use super::validator::{ValidationError, Validator};
 
 use serde_json::{Map, Value};
 
@@ -243,6 +246,30 @@ pub struct Catalog {
     catalog_schema: Value,
     common_types_schema: Value,
     components: BTreeMap<String, ComponentInfo>,
+    /// The compiled validator, made on first use and shared by every clone.
+    compiled: Compiled,
+}
+
+/// The catalog's compiled validator (or why it did not compile), shared by the catalog's clones.
+/// It plays no part in comparing catalogs.
+#[derive(Clone, Default)]
+struct Compiled(Arc<OnceLock<Result<Arc<Validator>, ValidationError>>>);
+
+impl PartialEq for Compiled {
+    fn eq(&self, _: &Compiled) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = match self.0.get() {
+            None => "not yet",
+            Some(Ok(_)) => "compiled",
+            Some(Err(_)) => "failed",
+        };
+        f.write_str(state)
+    }
 }
 
 /// Property names that hold one component id whatever the schema says.
@@ -287,6 +314,37 @@ impl Catalog {
             catalog_schema,
             common_types_schema,
             components,
+            compiled: Compiled::default(),
+        }
+    }
+
+    /// The catalog's compiled [`Validator`]: its schemas are compiled on the first call, and
+    /// every later call (on this catalog or any clone of it) shares the result. This is what
+    /// [`ProgressiveParser::new`](crate::official::progressive::ProgressiveParser::new) uses, so
+    /// a server that starts one parser per response compiles the schemas once.
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use serde_json::json;
+    /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!({}));
+    /// let copy = catalog.clone();
+    /// let first = catalog.validator()?;
+    /// assert!(std::sync::Arc::ptr_eq(&first, &copy.validator()?)); // compiled once
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn validator(&self) -> Result<Arc<Validator>, ValidationError> {
+        self.compiled
+            .0
+            .get_or_init(|| Validator::new(self).map(Arc::new))
+            .clone()
+    }
+
+    /// A copy that does not share the compiled validator (the validator's own copy of its
+    /// catalog, which must not hold the validator itself).
+    pub(crate) fn unshared(&self) -> Catalog {
+        Catalog {
+            compiled: Compiled::default(),
+            ..self.clone()
         }
     }
 

@@ -277,10 +277,10 @@ impl fmt::Debug for ProgressiveParser {
 }
 
 impl ProgressiveParser {
-    /// A parser for the catalog's protocol version, in [`Emission::Official`] mode. Compiles the
-    /// catalog's schemas; fails (with [`ErrorKind::Schema`]) when they do not compile. To start
-    /// many parsers on one catalog, compile a [`Validator`] once and use
-    /// [`ProgressiveParser::with_validator`].
+    /// A parser for the catalog's protocol version, in [`Emission::Official`] mode. The catalog's
+    /// schemas are compiled on its first parser and shared by every later one
+    /// ([`Catalog::validator`]), so starting a parser per response is cheap; fails (with
+    /// [`ErrorKind::Schema`]) when they do not compile.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -305,9 +305,10 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
     /// ```
     pub fn with_emission(catalog: &Catalog, mode: Emission) -> Result<ProgressiveParser, Error> {
-        let validator =
-            Validator::new(catalog).map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))?;
-        Ok(ProgressiveParser::with_validator(Arc::new(validator), mode))
+        let validator = catalog
+            .validator()
+            .map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))?;
+        Ok(ProgressiveParser::with_validator(validator, mode))
     }
 
     /// A parser sharing an already compiled [`Validator`] (and its catalog): how a server starts

@@ -284,7 +284,7 @@ impl Validator {
             Version::V09 => compile_v09(catalog)?,
         };
         Ok(Validator {
-            catalog: catalog.clone(),
+            catalog: catalog.unshared(),
             compiled,
         })
     }
@@ -783,21 +783,6 @@ fn component_slot(message: &mut Value) -> Option<&mut Value> {
         .get_mut("surfaceUpdate")?
         .get_mut("components")?
         .get_mut(0)
-}
-
-impl Catalog {
-    /// Compiles a [`Validator`] for this catalog (the same as [`Validator::new`]).
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use serde_json::json;
-    /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!({}));
-    /// assert!(catalog.validator()?.validate(&json!([{"deleteSurface": {"surfaceId": "s"}}])).is_ok());
-    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
-    /// ```
-    pub fn validator(&self) -> Result<Validator, ValidationError> {
-        Validator::new(self)
-    }
 }
 
 /// Python's notion of truth for the values the checks look at.
