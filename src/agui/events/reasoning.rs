@@ -1,0 +1,249 @@
+//! Reasoning events (`REASONING_START`/`_END`, `REASONING_MESSAGE_*`, `REASONING_ENCRYPTED_VALUE`)
+//! and the reasoning role.
+
+use super::Meta;
+use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
+
+/// The fixed role `"reasoning"`.
+///
+/// ```
+/// use a2ui_stream::agui::ReasoningRole;
+///
+/// assert_eq!(serde_json::to_string(&ReasoningRole::Reasoning).unwrap(), r#""reasoning""#);
+/// assert!(serde_json::from_str::<ReasoningRole>(r#""assistant""#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningRole {
+    /// `"reasoning"`.
+    #[default]
+    Reasoning,
+}
+
+/// `REASONING_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningStart};
+/// use serde_json::json;
+///
+/// let start = ReasoningStart { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start)).unwrap(),
+///     json!({"type": "REASONING_START", "messageId": "r1"})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningStart {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The span being opened.
+    pub message_id: String,
+}
+
+/// `REASONING_MESSAGE_START` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageStart};
+/// use serde_json::json;
+///
+/// // The role is always written, and may be left out when reading.
+/// let start = ReasoningMessageStart { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(start.clone())).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"})
+/// );
+/// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_MESSAGE_START","messageId":"r1"}"#).unwrap();
+/// assert_eq!(ev, Event::from(start));
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageStart {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The reasoning message this stream builds.
+    pub message_id: String,
+    /// Always `"reasoning"`.
+    #[serde(default)]
+    pub role: ReasoningRole,
+}
+
+/// `REASONING_MESSAGE_CONTENT` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageContent};
+/// use serde_json::json;
+///
+/// let content = ReasoningMessageContent {
+///     message_id: "r1".into(),
+///     delta: "Check the map first.".into(),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(content)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Check the map first."})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageContent {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The reasoning message this fragment belongs to.
+    pub message_id: String,
+    /// The fragment to append.
+    pub delta: String,
+}
+
+/// `REASONING_MESSAGE_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#).unwrap();
+/// let Event::ReasoningMessageEnd(end) = ev else { unreachable!() };
+/// assert_eq!(end.message_id, "r1");
+/// assert_eq!(end.subagent_run_id, None);
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageEnd {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The reasoning message being closed.
+    pub message_id: String,
+}
+
+/// `REASONING_MESSAGE_CHUNK` fields (every field optional).
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningMessageChunk};
+/// use serde_json::json;
+///
+/// let first = ReasoningMessageChunk {
+///     message_id: Some("r1".into()),
+///     delta: Some("Check ".into()),
+///     ..Default::default()
+/// };
+/// let next = ReasoningMessageChunk { delta: Some("the map.".into()), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(first)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CHUNK", "messageId": "r1", "delta": "Check "})
+/// );
+/// assert_eq!(
+///     serde_json::to_value(Event::from(next)).unwrap(),
+///     json!({"type": "REASONING_MESSAGE_CHUNK", "delta": "the map."})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningMessageChunk {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The reasoning message this chunk belongs to; absent continues the open one.
+    pub message_id: Option<String>,
+    /// The fragment to append.
+    pub delta: Option<String>,
+}
+
+/// `REASONING_END` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, ReasoningEnd};
+/// use serde_json::json;
+///
+/// let end = ReasoningEnd { message_id: "r1".into(), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(end)).unwrap(),
+///     json!({"type": "REASONING_END", "messageId": "r1"})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningEnd {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// The span being closed.
+    pub message_id: String,
+}
+
+/// Whether a `REASONING_ENCRYPTED_VALUE` belongs to a message or a tool call.
+///
+/// ```
+/// use a2ui_stream::agui::EncryptedValueSubtype;
+///
+/// assert_eq!(EncryptedValueSubtype::default(), EncryptedValueSubtype::Message);
+/// assert_eq!(serde_json::to_string(&EncryptedValueSubtype::ToolCall).unwrap(), r#""tool-call""#);
+/// let subtype: EncryptedValueSubtype = serde_json::from_str(r#""message""#).unwrap();
+/// assert_eq!(subtype, EncryptedValueSubtype::Message);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum EncryptedValueSubtype {
+    /// `"tool-call"`.
+    #[serde(rename = "tool-call")]
+    ToolCall,
+    /// `"message"`.
+    #[default]
+    #[serde(rename = "message")]
+    Message,
+}
+
+/// `REASONING_ENCRYPTED_VALUE` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
+/// use serde_json::json;
+///
+/// let value = ReasoningEncryptedValue {
+///     subtype: EncryptedValueSubtype::ToolCall,
+///     entity_id: "call-1".into(),
+///     encrypted_value: "gAAAAB...".into(),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(value)).unwrap(),
+///     json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "tool-call", "entityId": "call-1",
+///            "encryptedValue": "gAAAAB..."})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasoningEncryptedValue {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The subagent invocation this belongs to.
+    pub subagent_run_id: Option<String>,
+    /// What kind of thing `entity_id` names.
+    pub subtype: EncryptedValueSubtype,
+    /// A message id or tool call id, according to `subtype`.
+    pub entity_id: String,
+    /// The provider's opaque artefact.
+    pub encrypted_value: String,
+}

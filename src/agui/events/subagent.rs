@@ -1,0 +1,133 @@
+//! Subagent events: `SUBAGENT_STARTED`, `SUBAGENT_FINISHED` with its outcome, `SUBAGENT_ERROR`.
+
+use super::Meta;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_with::skip_serializing_none;
+
+/// `SUBAGENT_STARTED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, SubagentStarted};
+/// use serde_json::json;
+///
+/// let started = SubagentStarted {
+///     subagent_run_id: "sub-1".into(),
+///     name: "researcher".into(),
+///     parent_tool_call_id: Some("call-1".into()),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(started)).unwrap(),
+///     json!({"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "researcher",
+///            "parentToolCallId": "call-1"})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentStarted {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The invocation being announced.
+    pub subagent_run_id: String,
+    /// The subagent's (reusable) name.
+    pub name: String,
+    /// What this subagent is for.
+    pub description: Option<String>,
+    /// The subagent invocation that spawned this one.
+    pub parent_subagent_run_id: Option<String>,
+    /// The tool call that spawned this subagent.
+    pub parent_tool_call_id: Option<String>,
+    /// The message that held the spawning tool call.
+    pub parent_message_id: Option<String>,
+}
+
+/// Why a subagent's segment ended, tagged by `type`.
+///
+/// ```
+/// use a2ui_stream::agui::SubagentOutcome;
+/// use serde_json::json;
+///
+/// assert_eq!(serde_json::to_value(SubagentOutcome::Success).unwrap(), json!({"type": "success"}));
+/// let suspended = SubagentOutcome::Suspended { interrupt_ids: Some(vec!["i1".into()]) };
+/// assert_eq!(
+///     serde_json::to_value(suspended).unwrap(),
+///     json!({"type": "suspended", "interruptIds": ["i1"]})
+/// );
+/// let bare: SubagentOutcome = serde_json::from_value(json!({"type": "suspended"})).unwrap();
+/// assert_eq!(bare, SubagentOutcome::Suspended { interrupt_ids: None });
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SubagentOutcome {
+    /// The subagent completed its work.
+    Success,
+    /// The subagent is paused awaiting outside input.
+    Suspended {
+        /// The run-level interrupts this subagent raised itself.
+        #[serde(rename = "interruptIds")]
+        interrupt_ids: Option<Vec<String>>,
+    },
+}
+
+/// `SUBAGENT_FINISHED` fields.
+///
+/// ```
+/// use a2ui_stream::agui::{Event, SubagentFinished};
+/// use serde_json::json;
+///
+/// let finished = SubagentFinished {
+///     subagent_run_id: "sub-1".into(),
+///     result: Some(json!("3 venues found")),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Event::from(finished)).unwrap(),
+///     json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1", "result": "3 venues found"})
+/// );
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentFinished {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The invocation being closed.
+    pub subagent_run_id: String,
+    /// The subagent's return value.
+    pub result: Option<Value>,
+    /// Why the segment ended; absent means success.
+    pub outcome: Option<SubagentOutcome>,
+}
+
+/// `SUBAGENT_ERROR` fields.
+///
+/// ```
+/// use a2ui_stream::agui::Event;
+///
+/// let ev: Event = serde_json::from_str(
+///     r#"{"type":"SUBAGENT_ERROR","subagentRunId":"sub-1","message":"timed out","code":"timeout"}"#,
+/// ).unwrap();
+/// let Event::SubagentError(error) = ev else { unreachable!() };
+/// assert_eq!(error.subagent_run_id, "sub-1");
+/// assert_eq!(error.message, "timed out");
+/// assert_eq!(error.code.as_deref(), Some("timeout"));
+/// ```
+#[skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubagentError {
+    /// Common event fields.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// The invocation that failed.
+    pub subagent_run_id: String,
+    /// What went wrong.
+    pub message: String,
+    /// A machine-readable error code.
+    pub code: Option<String>,
+}
