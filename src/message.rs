@@ -24,14 +24,18 @@ pub enum MessageKind {
     SurfaceUpdate,
     /// v0.8 `dataModelUpdate`.
     DataModelUpdate,
-    /// `deleteSurface` (v0.8 and v0.9).
+    /// `deleteSurface` (v0.8 and later).
     DeleteSurface,
-    /// v0.9 `createSurface`.
+    /// v0.9 and v1.0 `createSurface`.
     CreateSurface,
-    /// v0.9 `updateComponents`.
+    /// v0.9 and v1.0 `updateComponents` (split component by component, whatever its `version`).
     UpdateComponents,
     /// v0.9 `updateDataModel`.
     UpdateDataModel,
+    /// v1.0 `callRendererFunction`: the agent asks the renderer to run a function.
+    CallRendererFunction,
+    /// v1.0 `agentFunctionResponse`: the agent answers a function call of the renderer.
+    AgentFunctionResponse,
     /// Any other top-level key (or none): passed through whole.
     Unknown,
 }
@@ -53,6 +57,8 @@ impl MessageKind {
             b"createSurface" => MessageKind::CreateSurface,
             b"updateComponents" => MessageKind::UpdateComponents,
             b"updateDataModel" => MessageKind::UpdateDataModel,
+            b"callRendererFunction" => MessageKind::CallRendererFunction,
+            b"agentFunctionResponse" => MessageKind::AgentFunctionResponse,
             _ => return None,
         })
     }
@@ -72,6 +78,8 @@ impl MessageKind {
             MessageKind::CreateSurface => "createSurface",
             MessageKind::UpdateComponents => "updateComponents",
             MessageKind::UpdateDataModel => "updateDataModel",
+            MessageKind::CallRendererFunction => "callRendererFunction",
+            MessageKind::AgentFunctionResponse => "agentFunctionResponse",
             MessageKind::Unknown => "",
         }
     }
