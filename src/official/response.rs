@@ -214,12 +214,7 @@ fn parse_list(payload: &str) -> Result<Vec<Value>, ResponseError> {
 }
 
 /// Replaces curly double quotes with `"` and curly single quotes with `'`, everywhere.
-///
-/// ```
-/// use a2ui_stream::official::response::normalize_smart_quotes;
-/// assert_eq!(normalize_smart_quotes("“a” ‘b’"), "\"a\" 'b'");
-/// ```
-pub fn normalize_smart_quotes(text: &str) -> String {
+fn normalize_smart_quotes(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\u{201C}' | '\u{201D}' => '"',
@@ -295,6 +290,11 @@ mod tests {
             remove_trailing_commas(r#"["a\",]",]"#),
             r#"["a\",]"]"#.to_owned()
         );
+    }
+
+    #[test]
+    fn smart_quotes_become_plain_ones() {
+        assert_eq!(normalize_smart_quotes("“a” ‘b’"), "\"a\" 'b'");
     }
 
     #[test]

@@ -309,6 +309,139 @@ fn take_earlier(earlier: &mut Vec<String>, is: impl Fn(&str) -> bool) -> Option<
     Some(earlier.remove(at))
 }
 
+/// What [`process_component`] works with while it walks a component.
+struct Ctx<'a, P> {
+    /// The component's id.
+    id: String,
+    open_lists: &'a [String],
+    present: P,
+    version: Version,
+    made: Processed,
+    /// The placeholder ids of the form made before, not used yet, the first used last.
+    earlier: Vec<String>,
+    /// The missing ids of the form made before, not found missing yet, the first found last.
+    earlier_missing: Vec<String>,
+}
+
+impl<P: Fn(&str) -> bool> Ctx<'_, P> {
+    /// The id to show for `child`: itself when present, else its placeholder.
+    ///
+    /// A form is usually made again with the children of the form before, in the same order:
+    /// the next earlier id is then the last of its list, taken in one look. An id taken from
+    /// an earlier list cannot be in the list being made (each earlier id is there once, and
+    /// an id is made anew only when no earlier one matches), so only an id not found there
+    /// is looked for among those made.
+    fn child(&mut self, child: &mut String) {
+        self.made.calls += 1;
+        if (self.present)(child) {
+            return;
+        }
+        let made = &mut self.made;
+        match take_earlier(&mut self.earlier, |p| is_placeholder_of(p, child)) {
+            Some(owned) => made.placeholders.push(owned),
+            None => {
+                if !made
+                    .placeholders
+                    .iter()
+                    .any(|p| is_placeholder_of(p, child))
+                {
+                    made.placeholders.push(placeholder_id(child));
+                }
+            }
+        }
+        match take_earlier(&mut self.earlier_missing, |m| m == child.as_str()) {
+            Some(owned) => made.missing.push(owned),
+            None => {
+                if !made.missing.iter().any(|m| m == child) {
+                    made.newly_missing.push(made.missing.len());
+                    made.missing.push(child.clone());
+                }
+            }
+        }
+        child.insert_str(0, PLACEHOLDER_PREFIX);
+        made.rewritten = true;
+    }
+
+    /// Notes `pid` (the placeholder of a list of children still empty) as used.
+    fn add(&mut self, pid: &str) {
+        if let Some(owned) = take_earlier(&mut self.earlier, |p| p == pid) {
+            self.made.placeholders.push(owned);
+        } else if !self.made.placeholders.iter().any(|p| p == pid) {
+            self.made.placeholders.push(pid.to_owned());
+        }
+    }
+
+    /// Swaps the children and rewrites the paths of `v` and all it holds.
+    fn walk(&mut self, v: &mut Value) {
+        match v {
+            Value::Object(obj) => {
+                let (mut mask, path) = scan(obj);
+                if self.version == Version::V08 {
+                    match path {
+                        // An absolute path alone is kept as it is (and nothing else is).
+                        Some(Value::String(p))
+                            if p.starts_with('/') && obj.len() > 1 && mask & COMPONENT_ID == 0 =>
+                        {
+                            obj.retain(|k, _| k == "path");
+                            mask = 0;
+                            self.made.rewritten = true;
+                        }
+                        Some(Value::String(p)) if p.starts_with('/') => {}
+                        Some(Value::String(_)) => {
+                            if let Some(Value::String(p)) = obj.get_mut("path") {
+                                p.insert(0, '/');
+                            }
+                            self.made.rewritten = true;
+                        }
+                        Some(other) if !other.is_null() => {
+                            let p = format!("/{other}");
+                            obj.insert("path".into(), Value::String(p));
+                            self.made.rewritten = true;
+                        }
+                        _ => {}
+                    }
+                }
+                // Only the fields it has are looked up, in the order of CHILD_FIELDS.
+                let fields = CHILD_FIELDS
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & 1 << i != 0);
+                for (_, &field) in fields {
+                    match obj.get_mut(field) {
+                        Some(Value::Array(items)) => {
+                            for item in items.iter_mut() {
+                                if let Value::String(child) = item {
+                                    self.child(child);
+                                }
+                            }
+                            if items.is_empty()
+                                && (field == "children" || field == "explicitList")
+                                && self.open_lists.iter().any(|f| f == field)
+                            {
+                                let pid = format!("{PLACEHOLDER_PREFIX}children_{}", self.id);
+                                self.add(&pid);
+                                items.push(Value::String(pid));
+                                self.made.rewritten = true;
+                            }
+                        }
+                        Some(Value::String(child)) => self.child(child),
+                        _ => {}
+                    }
+                }
+                for (_, child) in obj.iter_mut() {
+                    self.walk(child);
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    self.walk(item);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Swaps references to children that have not arrived (`present` says which have) for
 /// placeholder ids and, for v0.8, makes data-binding paths absolute, in `comp` (a copy of the
 /// component). `earlier` is what the form made before returned: its placeholder and missing
@@ -321,135 +454,6 @@ pub(super) fn process_component(
     version: Version,
     earlier: Processed,
 ) -> Processed {
-    struct Ctx<'a, P> {
-        id: String,
-        open_lists: &'a [String],
-        present: P,
-        version: Version,
-        made: Processed,
-        /// The placeholder ids of the form made before, not used yet, the first used last.
-        earlier: Vec<String>,
-        /// The missing ids of the form made before, not found missing yet, the first found last.
-        earlier_missing: Vec<String>,
-    }
-    impl<P: Fn(&str) -> bool> Ctx<'_, P> {
-        /// The id to show for `child`: itself when present, else its placeholder.
-        ///
-        /// A form is usually made again with the children of the form before, in the same order:
-        /// the next earlier id is then the last of its list, taken in one look. An id taken from
-        /// an earlier list cannot be in the list being made (each earlier id is there once, and
-        /// an id is made anew only when no earlier one matches), so only an id not found there
-        /// is looked for among those made.
-        fn child(&mut self, child: &mut String) {
-            self.made.calls += 1;
-            if (self.present)(child) {
-                return;
-            }
-            let made = &mut self.made;
-            match take_earlier(&mut self.earlier, |p| is_placeholder_of(p, child)) {
-                Some(owned) => made.placeholders.push(owned),
-                None => {
-                    if !made
-                        .placeholders
-                        .iter()
-                        .any(|p| is_placeholder_of(p, child))
-                    {
-                        made.placeholders.push(placeholder_id(child));
-                    }
-                }
-            }
-            match take_earlier(&mut self.earlier_missing, |m| m == child.as_str()) {
-                Some(owned) => made.missing.push(owned),
-                None => {
-                    if !made.missing.iter().any(|m| m == child) {
-                        made.newly_missing.push(made.missing.len());
-                        made.missing.push(child.clone());
-                    }
-                }
-            }
-            child.insert_str(0, PLACEHOLDER_PREFIX);
-            made.rewritten = true;
-        }
-
-        fn add(&mut self, pid: &str) {
-            if let Some(owned) = take_earlier(&mut self.earlier, |p| p == pid) {
-                self.made.placeholders.push(owned);
-            } else if !self.made.placeholders.iter().any(|p| p == pid) {
-                self.made.placeholders.push(pid.to_owned());
-            }
-        }
-
-        fn walk(&mut self, v: &mut Value) {
-            match v {
-                Value::Object(obj) => {
-                    let (mut mask, path) = scan(obj);
-                    if self.version == Version::V08 {
-                        match path {
-                            // An absolute path alone is kept as it is (and nothing else is).
-                            Some(Value::String(p))
-                                if p.starts_with('/')
-                                    && obj.len() > 1
-                                    && mask & COMPONENT_ID == 0 =>
-                            {
-                                obj.retain(|k, _| k == "path");
-                                mask = 0;
-                                self.made.rewritten = true;
-                            }
-                            Some(Value::String(p)) if p.starts_with('/') => {}
-                            Some(Value::String(_)) => {
-                                if let Some(Value::String(p)) = obj.get_mut("path") {
-                                    p.insert(0, '/');
-                                }
-                                self.made.rewritten = true;
-                            }
-                            Some(other) if !other.is_null() => {
-                                let p = format!("/{other}");
-                                obj.insert("path".into(), Value::String(p));
-                                self.made.rewritten = true;
-                            }
-                            _ => {}
-                        }
-                    }
-                    // Only the fields it has are looked up, in the order of CHILD_FIELDS.
-                    let fields = CHILD_FIELDS
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| mask & 1 << i != 0);
-                    for (_, &field) in fields {
-                        match obj.get_mut(field) {
-                            Some(Value::Array(items)) => {
-                                for item in items.iter_mut() {
-                                    if let Value::String(child) = item {
-                                        self.child(child);
-                                    }
-                                }
-                                if items.is_empty()
-                                    && (field == "children" || field == "explicitList")
-                                    && self.open_lists.iter().any(|f| f == field)
-                                {
-                                    let pid = format!("{PLACEHOLDER_PREFIX}children_{}", self.id);
-                                    self.add(&pid);
-                                    items.push(Value::String(pid));
-                                    self.made.rewritten = true;
-                                }
-                            }
-                            Some(Value::String(child)) => self.child(child),
-                            _ => {}
-                        }
-                    }
-                    for (_, child) in obj.iter_mut() {
-                        self.walk(child);
-                    }
-                }
-                Value::Array(items) => {
-                    for item in items {
-                        self.walk(item);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
     let id = comp
         .get("id")
         .and_then(Value::as_str)

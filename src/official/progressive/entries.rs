@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::Seen;
 use super::component::object;
 use super::form::{Form, compact_json};
 use super::heal::heal_data_string;
+use super::seen::Seen;
 use crate::official::data_delta::{
     EntryFields, SCALAR_FIELDS, entry_fields, has_value, prune_entry_owned,
 };
@@ -78,74 +78,14 @@ impl EntriesSoFar {
             return None;
         };
         if self.list != *serial || self.sid != sid || self.path.as_ref() != path {
-            let check = wrap_entries(sid, path.cloned(), Vec::new());
-            *self = EntriesSoFar {
-                list: *serial,
-                sid: sid.to_owned(),
-                path: path.cloned(),
-                sid_json: compact_json(&Value::from(sid)),
-                path_json: path.map(compact_json).unwrap_or_default(),
-                envelope_ok: validator.validate_with(&check, false).is_ok(),
-                check,
-                entries: Vec::new(),
-                kept: Vec::new(),
-                text_only: None,
-            };
+            *self = EntriesSoFar::new(*serial, (sid, path), validator);
         }
-        // A list only grows while it is open.
-        let done = self.entries.len().min(items.len());
-        for item in items.get(done..).unwrap_or_default() {
-            let entry = self.entry::<M>(item.clone(), validator);
-            self.entries.push(entry);
-        }
-        if self.kept.len() != self.entries.len() {
-            self.kept = latest_per_key(self.entries.iter().map(|e| (e.key.as_deref(), e.valued)));
-        }
-        if M::TEXT {
-            // Entries made for the tree form get their text when first sent as text.
-            for entry in &mut self.entries {
-                if let (Some(value), true) = (&entry.sent, entry.text.is_empty()) {
-                    entry.text = compact_json(value);
-                }
-            }
-        }
-        let open = match json.stack.get(index + 1) {
-            Some(_) => {
-                let snapshot = match cut {
-                    Some(cut) => {
-                        debug_assert_eq!(
-                            cut.as_deref(),
-                            json.cut_string(heal_data_string)
-                                .as_ref()
-                                .map(|(_, text)| text.as_str())
-                        );
-                        json.snapshot_with(index + 1, cut)
-                    }
-                    None => json.snapshot(index + 1, heal_data_string),
-                };
-                snapshot.map(|v| self.entry::<M>(v, validator))
-            }
-            None => None,
-        };
+        self.take_finished::<M>(items, validator);
+        let open = self.open_entry::<M>(json, index, cut, validator);
         // The entry being written comes last: the last entry before it with its key (`shadowed`)
         // is not sent, and it is sent itself when it or an entry before it with its key has a
         // value.
-        let (shadowed, open_kept) = match open.as_ref().map(|e| (e.key.as_deref(), e.valued)) {
-            Some((Some(key), valued)) => {
-                let (mut shadowed, mut valued) = (None, valued);
-                for (i, entry) in self.entries.iter().enumerate().rev() {
-                    if entry.key.as_deref() == Some(key) {
-                        shadowed = shadowed.or(Some(i));
-                        valued |= entry.valued;
-                        if valued {
-                            break;
-                        }
-                    }
-                }
-                (shadowed, valued)
-            }
-            _ => (None, false),
-        };
+        let (shadowed, open_kept) = self.shadowed_by(open.as_ref());
         debug_assert_eq!(
             latest_per_key(
                 self.entries
@@ -183,6 +123,91 @@ impl EntriesSoFar {
             let reuse = spare.pop();
             M::data_update((sid, &self.sid_json), path, &sent, last, reuse, &self.check)
         })
+    }
+
+    /// Nothing taken yet from list `list` (its [`Frame::serial`]) of the update of surface
+    /// `sid` at `path`.
+    fn new(list: u64, (sid, path): (&str, Option<&Value>), validator: &Validator) -> EntriesSoFar {
+        let check = wrap_entries(sid, path.cloned(), Vec::new());
+        EntriesSoFar {
+            list,
+            sid: sid.to_owned(),
+            path: path.cloned(),
+            sid_json: compact_json(&Value::from(sid)),
+            path_json: path.map(compact_json).unwrap_or_default(),
+            envelope_ok: validator.validate_with(&check, false).is_ok(),
+            check,
+            entries: Vec::new(),
+            kept: Vec::new(),
+            text_only: None,
+        }
+    }
+
+    /// Takes the entries of `items` (the list so far) finished since the last call.
+    fn take_finished<M: Form>(&mut self, items: &[Value], validator: &Validator) {
+        // A list only grows while it is open.
+        let done = self.entries.len().min(items.len());
+        for item in items.get(done..).unwrap_or_default() {
+            let entry = self.entry::<M>(item.clone(), validator);
+            self.entries.push(entry);
+        }
+        if self.kept.len() != self.entries.len() {
+            self.kept = latest_per_key(self.entries.iter().map(|e| (e.key.as_deref(), e.valued)));
+        }
+        if M::TEXT {
+            // Entries made for the tree form get their text when first sent as text.
+            for entry in &mut self.entries {
+                if let (Some(value), true) = (&entry.sent, entry.text.is_empty()) {
+                    entry.text = compact_json(value);
+                }
+            }
+        }
+    }
+
+    /// The entry being written after those of the list at `json.stack[index]`, if any, as a
+    /// snapshot shows it (`cut` as in [`EntriesSoFar::update`]).
+    fn open_entry<M: Form>(
+        &mut self,
+        json: &PartialJson,
+        index: usize,
+        cut: Option<Option<String>>,
+        validator: &Validator,
+    ) -> Option<Entry> {
+        json.stack.get(index + 1)?;
+        let snapshot = match cut {
+            Some(cut) => {
+                debug_assert_eq!(
+                    cut.as_deref(),
+                    json.cut_string(heal_data_string)
+                        .as_ref()
+                        .map(|(_, text)| text.as_str())
+                );
+                json.snapshot_with(index + 1, cut)
+            }
+            None => json.snapshot(index + 1, heal_data_string),
+        };
+        snapshot.map(|v| self.entry::<M>(v, validator))
+    }
+
+    /// For the entry being written, `open`: the last entry before it with its key, which it
+    /// shadows, and whether it is sent (it or an entry before it with its key has a value).
+    fn shadowed_by(&self, open: Option<&Entry>) -> (Option<usize>, bool) {
+        match open.map(|e| (e.key.as_deref(), e.valued)) {
+            Some((Some(key), valued)) => {
+                let (mut shadowed, mut valued) = (None, valued);
+                for (i, entry) in self.entries.iter().enumerate().rev() {
+                    if entry.key.as_deref() == Some(key) {
+                        shadowed = shadowed.or(Some(i));
+                        valued |= entry.valued;
+                        if valued {
+                            break;
+                        }
+                    }
+                }
+                (shadowed, valued)
+            }
+            _ => (None, false),
+        }
     }
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)

@@ -174,14 +174,9 @@ fn unexpected_list(names: &[String]) -> String {
 }
 
 /// A JSON value written as Python's `repr` writes the equivalent Python value
-/// (`'text'`, `True`, `None`, `{'k': 1}`), as the reference error messages quote values.
-///
-/// ```
-/// use a2ui_stream::official::validator::py_repr;
-/// use serde_json::json;
-/// assert_eq!(py_repr(&json!({"a": [1, true, null, "it's"]})), r#"{'a': [1, True, None, "it's"]}"#);
-/// ```
-pub fn py_repr(value: &Value) -> String {
+/// (`'text'`, `True`, `None`, `{'k': 1}`), as the reference error messages quote values (see
+/// the test `repr_matches_python`).
+pub(super) fn py_repr(value: &Value) -> String {
     let mut out = String::new();
     write_repr(value, &mut out);
     out

@@ -71,14 +71,14 @@ mod topology;
 
 use crate::official::partial_json::Slot;
 use compile::{compile_v08, compile_v09};
-pub use describe::py_repr;
-use describe::{describe, push_schema_errors, sub_errors};
+use describe::{describe, push_schema_errors, py_repr, sub_errors};
 pub(crate) use free::Likeness;
 use free::Plain;
 use paths::traverse;
 pub use paths::{check_depth_and_paths, is_valid_data_path};
-pub use topology::{analyze_topology, check_components, find_root_id};
-use topology::{check_topology, id_of};
+#[cfg(test)]
+use topology::analyze_topology;
+use topology::{check_components, check_topology, find_root_id, id_of};
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 ///
@@ -392,6 +392,9 @@ impl Validator {
     /// progressive parser then checks each entry of an update being written once, when it is
     /// finished.
     ///
+    /// A hook of the progressive parser, public only for the crate's integration tests: not
+    /// part of the supported API.
+    ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::validator::Validator;
@@ -405,6 +408,7 @@ impl Validator {
     /// assert!(!Validator::new(&whole)?.checks_entries_apart());
     /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
     /// ```
+    #[doc(hidden)]
     pub fn checks_entries_apart(&self) -> bool {
         matches!(
             self.compiled,
@@ -422,6 +426,9 @@ impl Validator {
     /// strings. The progressive parser then checks the entry being written again only when
     /// more than its string changed.
     ///
+    /// A hook of the progressive parser, public only for the crate's integration tests: not
+    /// part of the supported API.
+    ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::validator::Validator;
@@ -436,6 +443,7 @@ impl Validator {
     /// assert!(!Validator::new(&short)?.entry_text_is_free());
     /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
     /// ```
+    #[doc(hidden)]
     pub fn entry_text_is_free(&self) -> bool {
         matches!(
             self.compiled,
@@ -1114,6 +1122,10 @@ mod tests {
         assert_eq!(py_repr(&json!(2.5)), "2.5");
         assert_eq!(py_repr(&json!("a\nb")), "'a\\nb'");
         assert_eq!(py_repr(&json!(["x", false])), "['x', False]");
+        assert_eq!(
+            py_repr(&json!({"a": [1, true, null, "it's"]})),
+            r#"{'a': [1, True, None, "it's"]}"#
+        );
     }
 
     #[test]

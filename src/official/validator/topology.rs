@@ -2,7 +2,6 @@
 //! self-references or cycles, nothing unreachable, and the depth of the tree.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use serde_json::Value;
 
@@ -14,15 +13,7 @@ use crate::official::catalog::Catalog;
 /// `beginRendering` (v0.8; `root` when absent), or `root` when a `createSurface` for it is
 /// present (v0.9). `None` when the list does not begin the surface (an incremental update).
 /// With `surface_id` `None`, the first surface begun counts.
-///
-/// ```
-/// use a2ui_stream::official::validator::find_root_id;
-/// use serde_json::json;
-/// let msgs = [json!({"beginRendering": {"surfaceId": "a", "root": "top"}})];
-/// assert_eq!(find_root_id(&msgs, Some("a")).as_deref(), Some("top"));
-/// assert_eq!(find_root_id(&msgs, Some("b")), None);
-/// ```
-pub fn find_root_id(messages: &[Value], surface_id: Option<&str>) -> Option<String> {
+pub(super) fn find_root_id(messages: &[Value], surface_id: Option<&str>) -> Option<String> {
     let surface_matches = |body: &Value| match surface_id {
         Some(sid) if !sid.is_empty() => body.get("surfaceId").and_then(Value::as_str) == Some(sid),
         _ => true,
@@ -64,18 +55,7 @@ fn id_text(component: &Value) -> String {
 
 /// Checks one component list: ids unique; and unless `skip_root_check` or `root_id` is `None`,
 /// the root present and every reference pointing at a component of the list.
-///
-/// ```
-/// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::validator::check_components;
-/// use serde_json::json;
-/// let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
-/// let comps = [json!({"id": "root", "component": "Card", "child": "x"})];
-/// let err = check_components(&catalog, Some("root"), &comps, false).unwrap_err();
-/// assert_eq!(err.message(), "Component 'root' references non-existent component 'x' in field 'child'");
-/// assert!(check_components(&catalog, None, &comps, false).is_ok());
-/// ```
-pub fn check_components(
+pub(super) fn check_components(
     catalog: &Catalog,
     root_id: Option<&str>,
     components: &[Value],
@@ -119,37 +99,23 @@ pub fn check_components(
     Ok(())
 }
 
-/// Walks the component graph of one list: fails on a self-reference, a cycle, or a chain deeper
-/// than [`MAX_GLOBAL_DEPTH`]; with `raise_on_orphans`, also on a component not reachable from
-/// `root_id`. Returns the ids reached from the root (from every component when `root_id` is
-/// `None`), including referenced ids that the list does not define.
-///
-/// ```
-/// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::validator::analyze_topology;
-/// use serde_json::json;
-/// let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
-/// let comps = [json!({"id": "root", "component": "Column", "children": ["a"]}),
-///              json!({"id": "a", "component": "Text"}),
-///              json!({"id": "lost", "component": "Text"})];
-/// let reached = analyze_topology(&catalog, Some("root"), &comps, false)?;
-/// assert!(reached.contains("a") && !reached.contains("lost"));
-/// let err = analyze_topology(&catalog, Some("root"), &comps, true).unwrap_err();
-/// assert_eq!(err.message(), "Component 'lost' is not reachable from 'root'");
-/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
-/// ```
-pub fn analyze_topology(
+/// [`check_topology`] handing out the ids reached from the root (from every component when
+/// `root_id` is `None`), including referenced ids that the list does not define. Tests only.
+#[cfg(test)]
+pub(super) fn analyze_topology(
     catalog: &Catalog,
     root_id: Option<&str>,
     components: &[Value],
     raise_on_orphans: bool,
-) -> Result<BTreeSet<String>, ValidationError> {
+) -> Result<std::collections::BTreeSet<String>, ValidationError> {
     let graph = Graph::new(catalog, components)?;
     let reached = graph.walk(root_id, raise_on_orphans)?;
     Ok(reached.into_iter().map(str::to_owned).collect())
 }
 
-/// [`analyze_topology`] without handing out what was reached.
+/// Walks the component graph of one list: fails on a self-reference, a cycle, or a chain deeper
+/// than [`MAX_GLOBAL_DEPTH`]; with `raise_on_orphans`, also on a component not reachable from
+/// `root_id`.
 pub(super) fn check_topology(
     catalog: &Catalog,
     root_id: Option<&str>,
@@ -275,6 +241,51 @@ impl<'g> Walk<'g> {
             }
         }
         self.on_path.remove(id);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::official::catalog::Version;
+
+    #[test]
+    fn the_root_is_the_one_its_surface_begins_with() {
+        let msgs = [json!({"beginRendering": {"surfaceId": "a", "root": "top"}})];
+        assert_eq!(find_root_id(&msgs, Some("a")).as_deref(), Some("top"));
+        assert_eq!(find_root_id(&msgs, Some("b")), None);
+    }
+
+    #[test]
+    fn a_reference_to_a_missing_component_is_reported_only_with_a_root() {
+        let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
+        let comps = [json!({"id": "root", "component": "Card", "child": "x"})];
+        let err = check_components(&catalog, Some("root"), &comps, false).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "Component 'root' references non-existent component 'x' in field 'child'"
+        );
+        assert!(check_components(&catalog, None, &comps, false).is_ok());
+    }
+
+    #[test]
+    fn what_the_root_does_not_reach_is_an_orphan() -> Result<(), ValidationError> {
+        let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!({}));
+        let comps = [
+            json!({"id": "root", "component": "Column", "children": ["a"]}),
+            json!({"id": "a", "component": "Text"}),
+            json!({"id": "lost", "component": "Text"}),
+        ];
+        let reached = analyze_topology(&catalog, Some("root"), &comps, false)?;
+        assert!(reached.contains("a") && !reached.contains("lost"));
+        let err = analyze_topology(&catalog, Some("root"), &comps, true).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "Component 'lost' is not reachable from 'root'"
+        );
         Ok(())
     }
 }

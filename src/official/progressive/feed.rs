@@ -1,0 +1,192 @@
+//! Feeding the response in: each chunk is split into prose and `<a2ui-json>` block text (a
+//! possible start of a tag at the chunk's end held back for the next call), the block text goes
+//! to [`ProgressiveParser::json_text`], and an error ends the call, what the chunk completed
+//! before it kept for the next one.
+
+use super::form::{Form, Out, map_messages};
+use super::reuse::{bound, take_back};
+use super::tags::{CLOSE_TAG, OPEN_TAG, find_tag, held_back};
+use super::{Emission, Error, ProgressiveParser, ResponsePart};
+use crate::official::catalog::Version;
+use crate::official::find::find_byte;
+
+/// Where the response stands between calls.
+#[derive(Debug, Default)]
+pub(super) struct Input {
+    /// Bytes of the response fed so far (the offset of the next chunk's first byte).
+    pub(super) fed: u64,
+    /// Text held back: a possible start of a tag, or what followed an error in its chunk.
+    pub(super) held: String,
+    /// What a chunk completed before it passed a limit, handed out by the next call (messages
+    /// as JSON text).
+    pub(super) carried: Vec<ResponsePart<String>>,
+}
+
+impl ProgressiveParser {
+    pub(super) fn step_into<M: Form>(
+        &mut self,
+        chunk: &str,
+        parts: &mut Vec<ResponsePart<M>>,
+    ) -> Result<(), Error> {
+        take_back(parts, M::spare(&mut self.room.spare));
+        if self.quiet(chunk) {
+            return Ok(());
+        }
+        *parts = self.step(chunk, std::mem::take(parts))?;
+        Ok(())
+    }
+
+    pub(super) fn finish_as<M: Form>(&mut self) -> (Vec<ResponsePart<M>>, Vec<Error>) {
+        let mut parts = Vec::new();
+        let mut errors = Vec::new();
+        // Each error takes at least one byte of the text left over, or mends one surface for
+        // good: the calls come to rest within that many (the bound only guards against a
+        // parser that would not).
+        let calls = self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        let mut rested = false;
+        for _ in 0..calls {
+            let more = if self.quiet("") {
+                Ok(Vec::new())
+            } else {
+                self.step::<M>("", Vec::new())
+            };
+            match more {
+                Ok(more) => {
+                    parts.extend(more);
+                    rested = true;
+                    break;
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        // At rest, all that is held is what could have begun a tag.
+        if rested && !self.block.inside && !self.input.held.is_empty() {
+            parts.push(ResponsePart {
+                text: Some(std::mem::take(&mut self.input.held)),
+                a2ui: None,
+            });
+        }
+        (parts, errors)
+    }
+
+    /// Takes `chunk` in at once when it cannot change what a step shows, and says so: inside a
+    /// block, a chunk of white space between tokens or of the plain text of a string not shown
+    /// (an id, a key, a path). Most chunks are such; every call checks this before [`Self::step`],
+    /// in line, so that they cost no more than the check.
+    #[inline(always)]
+    pub(super) fn quiet(&mut self, chunk: &str) -> bool {
+        let quiet = self.block.inside
+            && !self.block.abandoned
+            && self.input.held.is_empty()
+            && self.input.carried.is_empty()
+            && self.queued.is_empty()
+            && self.block.bytes.saturating_add(chunk.len()) <= self.limits.max_block_bytes
+            && self.json.absorb_quiet(chunk);
+        if quiet {
+            self.block.bytes += chunk.len();
+            self.input.fed = self.input.fed.saturating_add(chunk.len() as u64);
+        }
+        quiet
+    }
+
+    /// What a chunk that is not [quiet](Self::quiet) completes.
+    #[inline]
+    pub(super) fn step<M: Form>(
+        &mut self,
+        chunk: &str,
+        parts: Vec<ResponsePart<M>>,
+    ) -> Result<Vec<ResponsePart<M>>, Error> {
+        let keep_last = self.mode == Emission::Official && self.version == Version::V08;
+        let spare = std::mem::take(M::spare(&mut self.room.spare));
+        let mut out = Out::new(keep_last, parts, spare);
+        if !self.input.carried.is_empty() {
+            let carried = std::mem::take(&mut self.input.carried);
+            out.parts.extend(map_messages(carried, M::from_text));
+        }
+        if self.block.inside
+            && self.input.held.is_empty()
+            && find_byte(b'<', chunk.as_bytes()).is_none()
+        {
+            // Block text with no tag in it, nor the start of one: all of it is JSON.
+            let at = self.input.fed;
+            self.input.fed = self.input.fed.saturating_add(chunk.len() as u64);
+            if let Err((e, used)) = self.json_text(chunk, at, &mut out) {
+                return Err(self.stop(e, chunk.get(used..).unwrap_or_default(), out));
+            }
+            self.keep_spare(out.spare);
+            return Ok(out.parts);
+        }
+        let held = std::mem::take(&mut self.input.held);
+        // Where `buffer` starts in the response.
+        let start = self.input.fed.saturating_sub(held.len() as u64);
+        self.input.fed = self.input.fed.saturating_add(chunk.len() as u64);
+        let joined;
+        let buffer: &str = if held.is_empty() {
+            chunk
+        } else {
+            joined = held + chunk;
+            &joined
+        };
+        let mut rest = buffer;
+        loop {
+            let at = start + (buffer.len() - rest.len()) as u64;
+            let tag = if self.block.inside {
+                CLOSE_TAG
+            } else {
+                OPEN_TAG
+            };
+            let found = find_tag(rest, tag)
+                .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
+            if let Some((before, after)) = found {
+                if self.block.inside {
+                    if let Err((e, used)) = self.json_text(before, at, &mut out) {
+                        return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
+                    }
+                    if let Some(e) = self.close_block(at + before.len() as u64) {
+                        return Err(self.stop(e, after, out));
+                    }
+                } else {
+                    out.text(before);
+                    self.block.inside = true;
+                }
+                rest = after;
+                continue;
+            }
+            // Hold back a possible start of the tag.
+            let keep = held_back(rest, tag);
+            let (now, later) = rest
+                .split_at_checked(rest.len().saturating_sub(keep))
+                .unwrap_or((rest, ""));
+            if self.block.inside {
+                if let Err((e, used)) = self.json_text(now, at, &mut out) {
+                    return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
+                }
+            } else {
+                out.text(now);
+            }
+            self.input.held = later.to_owned();
+            break;
+        }
+        self.keep_spare(out.spare);
+        Ok(out.parts)
+    }
+
+    /// Keeps the messages left to write over for the next call (at most
+    /// [`MAX_SPARE`](super::reuse::MAX_SPARE)).
+    fn keep_spare<M: Form>(&mut self, mut spare: Vec<M>) {
+        bound(&mut spare);
+        *M::spare(&mut self.room.spare) = spare;
+    }
+
+    /// Ends a call at an error: what the chunk completed before it is handed out by the next
+    /// call, which also takes `unread` (the text after the error) before its own chunk.
+    #[cold]
+    #[inline(never)]
+    fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
+        self.writing.valid = false;
+        self.input.held = unread.to_owned();
+        self.input.carried = map_messages(out.parts, M::into_text);
+        self.keep_spare(out.spare);
+        error
+    }
+}
