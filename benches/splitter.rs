@@ -7,7 +7,7 @@
 //!
 //! `cargo bench --bench splitter`; `python3 benches/table.py` prints the table in docs/performance.md.
 
-use a2ui_stream::{Event, Splitter};
+use a2ui_stream::{Config, Event, Splitter};
 use bytes::Bytes;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -99,7 +99,12 @@ fn corpus(docs: &[String], min: usize, first: usize) -> (Bytes, Vec<std::ops::Ra
 /// Feeds `corpus` in `chunk`-byte pieces, borrowed (`feed`, as LLM deltas arrive) or shared
 /// (`feed_bytes`, zero-copy), and counts the message bytes that come out.
 fn split_all(corpus: &Bytes, chunk: usize, shared: bool) -> usize {
-    let mut splitter = Splitter::new();
+    split_with(Config::default(), corpus, chunk, shared)
+}
+
+/// [`split_all`] with a configuration of its own.
+fn split_with(config: Config, corpus: &Bytes, chunk: usize, shared: bool) -> usize {
+    let mut splitter = Splitter::with_config(config);
     let mut n = 0;
     let mut at = 0;
     while at < corpus.len() {
@@ -144,6 +149,16 @@ fn throughput(c: &mut Criterion) {
         BenchmarkId::new("splitter_shared", 65536),
         &65536,
         |b, &chunk| b.iter(|| black_box(split_all(&data, chunk, true))),
+    );
+    // What splitting data-model updates per entry costs: the same with them kept whole.
+    let whole = Config {
+        split_data_depth: 0,
+        ..Config::default()
+    };
+    group.bench_with_input(
+        BenchmarkId::new("splitter_whole_data", 65536),
+        &65536,
+        |b, &chunk| b.iter(|| black_box(split_with(whole.clone(), &data, chunk, false))),
     );
     // The baseline parses the same JSON bytes; throughput is counted over the same corpus length,
     // so the two columns compare time for the same response.

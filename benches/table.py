@@ -47,6 +47,10 @@ def main():
     if r:
         rate = mib_s(*r)
         print(f"| `feed_bytes` (zero-copy), 65536 B chunks | {r[0] / 1e6:.2f} ms | {rate:.0f} MiB/s | {rate / b_rate:.2f}x |")
+    r = estimate("split_1MiB", "splitter_whole_data", 65536)
+    if r:
+        rate = mib_s(*r)
+        print(f"| `feed`, 65536 B chunks, data-model updates whole (`split_data_depth: 0`) | {r[0] / 1e6:.2f} ms | {rate:.0f} MiB/s | {rate / b_rate:.2f}x |")
     small = estimate("linear", "splitter_256B_chunks", 65536)
     large = estimate("linear", "splitter_256B_chunks", 4194304)
     if small and large:
