@@ -1,6 +1,7 @@
 //! What can go wrong while a response is parsed: [`Error`], its [`ErrorKind`], and the [`Limits`]
 //! that bound what one response may make the parser hold.
 
+use crate::official::validator::ValidationError;
 use std::fmt;
 
 /// What went wrong while parsing a response: the rule (its [`kind`](Error::kind) and the
@@ -176,11 +177,10 @@ pub(super) fn self_reference(id: &str, field: &str) -> Error {
     )
 }
 
-pub(super) fn classify(message: &str) -> ErrorKind {
-    if message.contains("Circular")
-        || message.contains("Self-reference")
-        || message.contains("logical depth")
-    {
+/// The kind of a catalog's verdict: a fault that is one component's (a self-reference, a cycle,
+/// a chain too deep) is about the topology; any other rule is the catalog's.
+pub(super) fn classify(e: &ValidationError) -> ErrorKind {
+    if e.component().is_some() {
         ErrorKind::Topology
     } else {
         ErrorKind::Validation

@@ -41,7 +41,7 @@ impl ProgressiveParser {
     fn emit_strict<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         self.validator
             .validate_with(&msg, true)
-            .map_err(|e| Error::new(classify(&e.to_string()), e.to_string()))?;
+            .map_err(|e| Error::new(classify(&e), e.to_string()))?;
         out.message(M::message(msg));
         Ok(())
     }
@@ -127,7 +127,7 @@ impl ProgressiveParser {
     /// that broke the rule (taken while it was written): they are set aside, so that they do
     /// not break it again.
     fn rejected(&mut self, msg: &Value, e: &ValidationError) -> Error {
-        let mut error = Error::new(classify(e.message()), e.message());
+        let mut error = Error::new(classify(e), e.message());
         let sid = find_kind(msg, self.version == Version::V08)
             .and_then(|(_, payload)| payload.get("surfaceId"))
             .and_then(Value::as_str)
