@@ -123,12 +123,7 @@ pub(crate) enum Capture {
 
 /// Decodes a raw JSON string (quotes included, checked by the lexer).
 fn decode(raw: &[u8]) -> Option<String> {
-    if raw.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw).ok()
-    } else {
-        let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-        std::str::from_utf8(inner).ok().map(str::to_owned)
-    }
+    crate::scan::decode_string(raw).map(std::borrow::Cow::into_owned)
 }
 
 /// The pointer an update's path names, when it can be extended faithfully: `""` for the root

@@ -14,6 +14,21 @@
 use crate::ErrorKind;
 use memchr::memchr2;
 
+/// The text of a JSON string the lexer has checked, from its raw bytes (quotes included):
+/// borrowed when it has no escapes, decoded otherwise.
+pub(crate) fn decode_string(raw: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    if inner.contains(&b'\\') {
+        serde_json::from_slice::<String>(raw)
+            .ok()
+            .map(std::borrow::Cow::Owned)
+    } else {
+        std::str::from_utf8(inner)
+            .ok()
+            .map(std::borrow::Cow::Borrowed)
+    }
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 

@@ -109,6 +109,11 @@ impl Current {
         self.surface.as_ref().map_or(&[], |c| &c.raw[..])
     }
 
+    /// Whether a data-model split is going on (its pieces may still go out).
+    pub(super) fn splitting_data(&self) -> bool {
+        self.data.as_ref().is_some_and(|d| d.active())
+    }
+
     /// Whether split-out components can go out now: the surface (and, for v0.9, the version)
     /// is known and short enough to be copied into each ([`MAX_SPLIT_FIELD_BYTES`]).
     pub(super) fn released(&self) -> bool {
@@ -159,12 +164,7 @@ impl Captured {
 
 /// Decodes the raw bytes of a JSON string (quotes included; the lexer has checked them).
 pub(super) fn decode(raw: &[u8]) -> Option<Arc<str>> {
-    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-    if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw).ok().map(Arc::from)
-    } else {
-        std::str::from_utf8(inner).ok().map(Arc::from)
-    }
+    crate::scan::decode_string(raw).map(|text| Arc::from(text.as_ref()))
 }
 
 impl Splitter {
@@ -220,7 +220,7 @@ impl Splitter {
                 cur.component_key = Key::Other;
             }
             DATA_DEPTH if cur.in_body && cur.body_key == Key::Data => self.start_data(object, at),
-            _ if depth > DATA_DEPTH && cur.data.as_ref().is_some_and(|d| d.active()) => {
+            _ if depth > DATA_DEPTH && cur.splitting_data() => {
                 self.with_data(&[], 0, |d, _, out| d.on_open(object, depth, at + 1, out));
             }
             _ => {}
@@ -325,7 +325,7 @@ impl Splitter {
     #[inline(never)]
     pub(super) fn on_scalar_end(&mut self, chunk: &[u8], base: u64, pos: usize) {
         let depth = self.lex.depth();
-        if self.cur.data.as_ref().is_some_and(|d| d.active()) {
+        if self.cur.splitting_data() {
             let end = base + pos as u64;
             self.with_data(chunk, base, |d, src, out| {
                 d.on_scalar_end(depth, end, src, out)
@@ -344,7 +344,7 @@ impl Splitter {
     ) -> bool {
         let end = base + pos as u64;
         let depth = self.lex.depth();
-        if depth >= DATA_DEPTH - 1 && self.cur.data.as_ref().is_some_and(|d| d.active()) {
+        if depth >= DATA_DEPTH - 1 && self.cur.splitting_data() {
             self.with_data(chunk, base, |d, src, out| d.on_close(depth, end, src, out));
         }
         match depth {
@@ -429,7 +429,7 @@ impl Splitter {
         let end = base + pos as u64;
         let target = std::mem::replace(&mut self.capture, Capture::None);
         let depth = self.lex.depth();
-        if depth >= DATA_DEPTH && self.cur.data.as_ref().is_some_and(|d| d.active()) {
+        if depth >= DATA_DEPTH && self.cur.splitting_data() {
             let key = self.lex.in_key();
             let raw = match target {
                 Capture::Data => self.lex.take_capture().map(<[u8]>::to_vec),
