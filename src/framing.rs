@@ -6,7 +6,18 @@
 //! function of the probe's bytes, so the decision does not depend on where chunks were cut: the
 //! splitter holds back a partial probe (at most a few dozen bytes) and asks again when more arrive.
 //! With `eof` set, no more bytes will come and the classifier decides.
+//!
+//! Two dialects read the same tokens. The splitter's ([`Dialect::Lenient`]) takes what models
+//! write: tags in any case, with attributes, whitespace before the closing `>`, fences and the
+//! legacy delimiter. The official SDK's ([`Dialect::Exact`]) knows only `<a2ui-json>` and
+//! `</a2ui-json>` byte for byte, and the official parsers reproduce it through [`find_tag`].
 
+use crate::find::find_byte;
+
+/// The opening tag as the official SDK writes and reads it.
+pub(crate) const OPEN_TAG: &str = "<a2ui-json>";
+/// The closing tag as the official SDK writes and reads it.
+pub(crate) const CLOSE_TAG: &str = "</a2ui-json>";
 /// The opening tag's name, compared case-insensitively.
 const OPEN: &[u8] = b"<a2ui-json";
 /// The closing tag's start, compared case-insensitively.
@@ -22,6 +33,15 @@ const MAX_GAP: usize = 32;
 const MAX_RESYNC_GAP: usize = 64;
 /// Longest key looked at when resynchronising.
 const MAX_KEY: usize = 24;
+
+/// How strictly tags are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// Tags in any case, attributes, whitespace before `>` (the splitter's).
+    Lenient,
+    /// Exactly `<a2ui-json>` and `</a2ui-json>` (the official SDK's).
+    Exact,
+}
 
 /// What a classifier decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,15 +83,21 @@ enum Step {
 struct Cur<'a> {
     p: &'a [u8],
     i: usize,
+    dialect: Dialect,
 }
 
-impl Cur<'_> {
-    /// Matches `lit` case-insensitively.
+impl<'a> Cur<'a> {
+    fn new(p: &'a [u8], dialect: Dialect) -> Self {
+        Cur { p, i: 0, dialect }
+    }
+
+    /// Matches `lit`, case-insensitively in the lenient dialect.
     fn lit(&mut self, lit: &[u8]) -> Step {
+        let exact = self.dialect == Dialect::Exact;
         for &want in lit {
             match self.p.get(self.i) {
                 None => return Step::More,
-                Some(b) if b.eq_ignore_ascii_case(&want) => self.i += 1,
+                Some(&b) if b == want || (!exact && b.eq_ignore_ascii_case(&want)) => self.i += 1,
                 Some(_) => return Step::No,
             }
         }
@@ -127,7 +153,9 @@ fn open_tag(c: &mut Cur<'_>, eof: bool, then: Act) -> Class {
     match c.peek() {
         None => more(eof),
         Some(b'>') => Class::Match(c.i + 1, then),
-        Some(b) if is_ws(b) => Class::Match(c.i + 1, Act::OpenTagAttributes),
+        Some(b) if is_ws(b) && c.dialect == Dialect::Lenient => {
+            Class::Match(c.i + 1, Act::OpenTagAttributes)
+        }
         Some(_) => Class::No,
     }
 }
@@ -135,14 +163,18 @@ fn open_tag(c: &mut Cur<'_>, eof: bool, then: Act) -> Class {
 /// `</a2ui-json` and optional whitespace and `>`.
 fn close_tag(c: &mut Cur<'_>, eof: bool) -> Class {
     step!(c.lit(CLOSE), eof);
-    step!(c.skip(MAX_GAP, is_ws), eof);
+    let gap = match c.dialect {
+        Dialect::Lenient => MAX_GAP,
+        Dialect::Exact => 0,
+    };
+    step!(c.skip(gap, is_ws), eof);
     step!(c.lit(b">"), eof);
     Class::Match(c.i, Act::CloseBlock)
 }
 
 /// In prose, at a candidate byte (`<`, `-`, `` ` ``, or the lead byte of a cut UTF-8 character).
 pub(crate) fn prose(p: &[u8], eof: bool) -> Class {
-    let mut c = Cur { p, i: 0 };
+    let mut c = Cur::new(p, Dialect::Lenient);
     match p.first() {
         Some(b'<') if p.get(1) == Some(&b'/') => match close_tag(&mut c, eof) {
             // A closing tag with no block open is dropped too: tags never appear in text.
@@ -186,7 +218,7 @@ pub(crate) fn prose(p: &[u8], eof: bool) -> Class {
 
 /// Inside a block, between messages, at `<` or `` ` ``.
 pub(crate) fn between_messages(p: &[u8], eof: bool) -> Class {
-    let mut c = Cur { p, i: 0 };
+    let mut c = Cur::new(p, Dialect::Lenient);
     match p.first() {
         Some(b'<') if p.get(1) == Some(&b'/') => {
             let tag = close_tag(&mut c, eof);
@@ -225,7 +257,8 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
     if p.first() != Some(&b'{') {
         return between_messages(p, eof);
     }
-    let mut c = Cur { p, i: 1 };
+    let mut c = Cur::new(p, Dialect::Lenient);
+    c.i = 1;
     step!(c.skip(MAX_RESYNC_GAP, is_ws), eof);
     step!(c.lit(b"\""), eof);
     let key_start = c.i;
@@ -236,6 +269,26 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
     } else {
         Class::No
     }
+}
+
+/// The first tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) in `text`, read in `dialect`:
+/// its offset and [`Class::Match`], or the offset of a possible start of it that the end of
+/// `text` cut ([`Class::Partial`], to hold back until more text arrives).
+pub(crate) fn find_tag(text: &[u8], want: Act, dialect: Dialect) -> Option<(usize, Class)> {
+    let mut from = 0;
+    while let Some(k) = text.get(from..).and_then(|rest| find_byte(b'<', rest)) {
+        let at = from + k;
+        let mut c = Cur::new(text.get(at..).unwrap_or_default(), dialect);
+        let class = match want {
+            Act::CloseBlock => close_tag(&mut c, false),
+            _ => open_tag(&mut c, false, Act::OpenBlock),
+        };
+        match class {
+            Class::No => from = at + 1,
+            class => return Some((at, class)),
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -258,6 +311,41 @@ mod tests {
                 String::from_utf8_lossy(p)
             );
         }
+    }
+
+    #[test]
+    fn the_exact_dialect_reads_only_the_two_tags() {
+        use Dialect::{Exact, Lenient};
+        let open = |t: &str, d| find_tag(t.as_bytes(), Act::OpenBlock, d);
+        let close = |t: &str, d| find_tag(t.as_bytes(), Act::CloseBlock, d);
+        assert_eq!(
+            open("a <b> <a2ui-json>[", Exact),
+            Some((6, Class::Match(11, Act::OpenBlock)))
+        );
+        assert_eq!(open("<A2UI-JSON>", Exact), None);
+        assert_eq!(
+            open("<A2UI-JSON>", Lenient),
+            Some((0, Class::Match(11, Act::OpenBlock)))
+        );
+        assert_eq!(open("<a2ui-json id=x>", Exact), None);
+        assert_eq!(open("</a2ui-json>", Exact), None);
+        assert_eq!(close("]</a2ui-json >", Exact), None);
+        assert_eq!(
+            close("]</a2ui-json >", Lenient),
+            Some((1, Class::Match(13, Act::CloseBlock)))
+        );
+        assert_eq!(
+            close("] </a2ui-json>x", Exact),
+            Some((2, Class::Match(12, Act::CloseBlock)))
+        );
+        // A possible start cut by the end of the text waits; one that cannot be the tag does not.
+        for cut in 1..OPEN_TAG.len() {
+            let text = format!("ab{}", &OPEN_TAG[..cut]);
+            assert_eq!(open(&text, Exact), Some((2, Class::Partial)), "{text}");
+        }
+        assert_eq!(open("ab</a2ui", Exact), None);
+        assert_eq!(close("ab</a2ui-json", Exact), Some((2, Class::Partial)));
+        assert_eq!(close("ab<a2ui-json", Exact), None);
     }
 
     #[test]

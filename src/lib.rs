@@ -58,6 +58,7 @@ pub mod agui;
 mod config;
 mod data;
 mod error;
+mod find;
 mod framing;
 mod hash;
 mod message;
@@ -71,7 +72,7 @@ pub mod official;
 
 pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
-pub use message::{Event, Message, MessageKind};
+pub use message::{Event, Message, MessageKind, Version};
 pub use splitter::{Events, MAX_SPLIT_FIELD_BYTES, Splitter};
 
 /// The README's example, compiled and run as a doctest.

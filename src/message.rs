@@ -69,7 +69,7 @@ impl MessageKind {
     /// use a2ui_stream::MessageKind;
     /// assert_eq!(MessageKind::UpdateComponents.key(), "updateComponents");
     /// ```
-    pub fn key(self) -> &'static str {
+    pub const fn key(self) -> &'static str {
         match self {
             MessageKind::BeginRendering => "beginRendering",
             MessageKind::SurfaceUpdate => "surfaceUpdate",
@@ -96,6 +96,158 @@ impl MessageKind {
             self,
             MessageKind::SurfaceUpdate | MessageKind::UpdateComponents
         )
+    }
+}
+
+/// An A2UI protocol version, and the message kinds it speaks.
+///
+/// ```
+/// use a2ui_stream::Version;
+/// assert!(Version::V08 < Version::V09);
+/// assert_eq!(Version::V08.to_string(), "0.8");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Version {
+    /// v0.8: `beginRendering`, `surfaceUpdate`, `dataModelUpdate`, `deleteSurface`; components are
+    /// `{"id": .., "component": {"Type": {props}}}`.
+    V08,
+    /// v0.9: `createSurface`, `updateComponents`, `updateDataModel`, `deleteSurface`, each with
+    /// `"version": "v0.9"`; components are flat, `{"id": .., "component": "Type", props..}`.
+    V09,
+}
+
+impl Version {
+    /// Reads a version as written in catalogs and messages: `"0.8"`, `"v0.8"`, `"0.9"`, `"v0.9"`
+    /// (and `"0.9.1"`, which speaks the v0.9 message set).
+    ///
+    /// ```
+    /// use a2ui_stream::Version;
+    /// assert_eq!(Version::parse("v0.9"), Some(Version::V09));
+    /// assert_eq!(Version::parse("0.8"), Some(Version::V08));
+    /// assert_eq!(Version::parse("1.0"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Version> {
+        match text.trim().trim_start_matches('v') {
+            "0.8" => Some(Version::V08),
+            "0.9" | "0.9.1" => Some(Version::V09),
+            _ => None,
+        }
+    }
+
+    /// The version as catalogs write it: `"0.8"` or `"0.9"`.
+    ///
+    /// ```
+    /// use a2ui_stream::Version;
+    /// assert_eq!(Version::V09.as_str(), "0.9");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V08 => "0.8",
+            Version::V09 => "0.9",
+        }
+    }
+
+    /// The version as v0.9 messages carry it in their `version` field (`"v0.8"` / `"v0.9"`).
+    ///
+    /// ```
+    /// use a2ui_stream::Version;
+    /// assert_eq!(Version::V09.message_tag(), "v0.9");
+    /// ```
+    pub fn message_tag(self) -> &'static str {
+        match self {
+            Version::V08 => "v0.8",
+            Version::V09 => "v0.9",
+        }
+    }
+}
+
+impl Version {
+    /// The kinds of message this version speaks, in the order the official SDK looks for a
+    /// message's kind among its keys.
+    ///
+    /// ```
+    /// use a2ui_stream::{MessageKind, Version};
+    /// assert_eq!(Version::V08.kinds()[0], MessageKind::SurfaceUpdate);
+    /// assert!(Version::V09.kinds().contains(&MessageKind::DeleteSurface));
+    /// ```
+    pub fn kinds(self) -> &'static [MessageKind] {
+        match self {
+            Version::V08 => &[
+                MessageKind::SurfaceUpdate,
+                MessageKind::BeginRendering,
+                MessageKind::DeleteSurface,
+                MessageKind::DataModelUpdate,
+            ],
+            Version::V09 => &[
+                MessageKind::CreateSurface,
+                MessageKind::UpdateComponents,
+                MessageKind::DeleteSurface,
+                MessageKind::UpdateDataModel,
+            ],
+        }
+    }
+
+    /// The message that starts a surface: `beginRendering` or `createSurface`.
+    ///
+    /// ```
+    /// use a2ui_stream::{MessageKind, Version};
+    /// assert_eq!(Version::V09.begin(), MessageKind::CreateSurface);
+    /// ```
+    pub fn begin(self) -> MessageKind {
+        match self {
+            Version::V08 => MessageKind::BeginRendering,
+            Version::V09 => MessageKind::CreateSurface,
+        }
+    }
+
+    /// The message that carries components: `surfaceUpdate` or `updateComponents`.
+    ///
+    /// ```
+    /// use a2ui_stream::{MessageKind, Version};
+    /// assert_eq!(Version::V08.components(), MessageKind::SurfaceUpdate);
+    /// ```
+    pub fn components(self) -> MessageKind {
+        match self {
+            Version::V08 => MessageKind::SurfaceUpdate,
+            Version::V09 => MessageKind::UpdateComponents,
+        }
+    }
+
+    /// The message that updates the data model: `dataModelUpdate` or `updateDataModel`.
+    ///
+    /// ```
+    /// use a2ui_stream::{MessageKind, Version};
+    /// assert_eq!(Version::V09.data(), MessageKind::UpdateDataModel);
+    /// ```
+    pub fn data(self) -> MessageKind {
+        match self {
+            Version::V08 => MessageKind::DataModelUpdate,
+            Version::V09 => MessageKind::UpdateDataModel,
+        }
+    }
+
+    /// The kind of `message` and its payload: the first of [`kinds`](Version::kinds) that is
+    /// one of its keys.
+    ///
+    /// ```
+    /// use a2ui_stream::{MessageKind, Version};
+    /// let msg = serde_json::json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}});
+    /// let (kind, payload) = Version::V09.kind_of(&msg).unwrap();
+    /// assert_eq!((kind, payload["surfaceId"].as_str()), (MessageKind::DeleteSurface, Some("s")));
+    /// // `createSurface` is not a v0.8 message.
+    /// assert!(Version::V08.kind_of(&serde_json::json!({"createSurface": {}})).is_none());
+    /// ```
+    pub fn kind_of(self, message: &serde_json::Value) -> Option<(MessageKind, &serde_json::Value)> {
+        self.kinds()
+            .iter()
+            .find_map(|&kind| message.get(kind.key()).map(|payload| (kind, payload)))
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -13,20 +13,46 @@
 
 use crate::ErrorKind;
 use memchr::memchr2;
+use std::borrow::Cow;
 
 /// The text of a JSON string the lexer has checked, from its raw bytes (quotes included):
 /// borrowed when it has no escapes, decoded otherwise.
-pub(crate) fn decode_string(raw: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw)
-            .ok()
-            .map(std::borrow::Cow::Owned)
+        serde_json::from_slice::<String>(raw).ok().map(Cow::Owned)
     } else {
-        std::str::from_utf8(inner)
-            .ok()
-            .map(std::borrow::Cow::Borrowed)
+        std::str::from_utf8(inner).ok().map(Cow::Borrowed)
     }
+}
+
+/// The text of a string's body (what lies between its quotes) as written so far. With `cut`,
+/// the body may end inside an escape sequence (`\`, `\u12`), which is left out.
+pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
+    if !body.contains('\\') {
+        return Some(Cow::Borrowed(body));
+    }
+    let body = if cut { without_cut_escape(body) } else { body };
+    let mut quoted = Vec::with_capacity(body.len() + 2);
+    quoted.push(b'"');
+    quoted.extend_from_slice(body.as_bytes());
+    quoted.push(b'"');
+    serde_json::from_slice::<String>(&quoted)
+        .ok()
+        .map(Cow::Owned)
+}
+
+/// `body` without an escape sequence its end cut short.
+fn without_cut_escape(body: &str) -> &str {
+    let Some(pos) = body.rfind('\\') else {
+        return body;
+    };
+    let (head, tail) = body.split_at_checked(pos).unwrap_or((body, ""));
+    let backslashes = 1 + head.bytes().rev().take_while(|&b| b == b'\\').count();
+    let tail = tail.get(1..).unwrap_or("");
+    let cut =
+        backslashes % 2 == 1 && (tail.is_empty() || (tail.starts_with('u') && tail.len() < 5));
+    if cut { head } else { body }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -71,7 +97,7 @@ fn scan_string(buf: &[u8], mut p: usize) -> usize {
         p += 8;
     }
     let rest = buf.get(p..).unwrap_or_default();
-    if rest.len() < 16 {
+    if rest.len() < crate::find::SHORT {
         // Too short for memchr2 to pay for its call.
         return rest
             .iter()
@@ -874,6 +900,21 @@ mod tests {
                 String::from_utf8_lossy(input)
             );
         }
+    }
+
+    #[test]
+    fn a_cut_escape_is_left_out() {
+        assert_eq!(decode_body(r"ab\u00", true).as_deref(), Some("ab"));
+        assert_eq!(decode_body(r"ab\", true).as_deref(), Some("ab"));
+        assert_eq!(decode_body(r"ab\\", true).as_deref(), Some("ab\\"));
+        assert_eq!(decode_body(r"ab\u00e9", true).as_deref(), Some("abé"));
+        assert_eq!(decode_body(r"a\n", false).as_deref(), Some("a\n"));
+        assert_eq!(decode_body(r"ab\", false), None);
+        assert_eq!(decode_string(br#""a\"b""#).as_deref(), Some("a\"b"));
+        assert!(matches!(
+            decode_string(br#""plain""#),
+            Some(Cow::Borrowed("plain"))
+        ));
     }
 
     #[test]

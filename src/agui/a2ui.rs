@@ -173,7 +173,7 @@ impl A2uiActivities {
     /// assert_eq!(third.event_type(), EventType::ActivitySnapshot);
     /// ```
     pub fn push_value(&mut self, surface_id: Option<&str>, value: Value) -> Event {
-        let delete = value.get("deleteSurface").is_some();
+        let delete = value.get(MessageKind::DeleteSurface.key()).is_some();
         self.push_parts(surface_id, value, delete)
     }
 

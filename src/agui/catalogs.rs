@@ -1,6 +1,7 @@
 //! Catalog negotiation: name a catalog by the id the client knows.
 
 use super::events::RunAgentInput;
+use crate::MessageKind;
 use serde_json::Value;
 
 /// Ids under which renderers know the same catalog. The first of each group is the spec's (the
@@ -59,10 +60,10 @@ impl ClientCatalogs {
     /// use a2ui_stream::agui::{ClientCatalogs, Context, RunAgentInput};
     ///
     /// let mut input = RunAgentInput::default();
-    /// input.context.push(Context {
-    ///     description: "A2UI catalog capabilities: available catalog IDs and custom component definitions the client can render.".into(),
-    ///     value: "Available A2UI catalog:\n- https://a2ui.org/specification/v0_9/basic_catalog.json (basic catalog)".into(),
-    /// });
+    /// input.context.push(Context::new(
+    ///     "A2UI catalog capabilities: available catalog IDs and custom component definitions the client can render.",
+    ///     "Available A2UI catalog:\n- https://a2ui.org/specification/v0_9/basic_catalog.json (basic catalog)",
+    /// ));
     /// let catalogs = ClientCatalogs::from_input(&input);
     /// assert_eq!(catalogs.ids(), ["https://a2ui.org/specification/v0_9/basic_catalog.json"]);
     /// ```
@@ -139,9 +140,10 @@ impl ClientCatalogs {
     /// assert!(!ClientCatalogs::default().rename(&mut other));
     /// ```
     pub fn rename(&self, message: &mut Value) -> bool {
-        for kind in ["createSurface", "beginRendering"] {
-            let Some(Value::String(id)) =
-                message.get_mut(kind).and_then(|b| b.get_mut("catalogId"))
+        for kind in [MessageKind::CreateSurface, MessageKind::BeginRendering] {
+            let Some(Value::String(id)) = message
+                .get_mut(kind.key())
+                .and_then(|b| b.get_mut("catalogId"))
             else {
                 continue;
             };

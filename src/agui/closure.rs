@@ -1,5 +1,6 @@
 //! v0.8 `surfaceUpdate`s a renderer accepts: each defines every component id it references.
 
+use crate::MessageKind;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -127,14 +128,14 @@ impl SelfContained {
     /// ```
     pub fn complete(&mut self, mut message: Value) -> Value {
         if let Some(id) = message
-            .get("deleteSurface")
+            .get(MessageKind::DeleteSurface.key())
             .and_then(|b| b.get("surfaceId"))
             .and_then(Value::as_str)
         {
             self.surfaces.remove(id);
             return message;
         }
-        let Some(Value::Object(body)) = message.get_mut("surfaceUpdate") else {
+        let Some(Value::Object(body)) = message.get_mut(MessageKind::SurfaceUpdate.key()) else {
             return message;
         };
         let surface_id = body

@@ -456,7 +456,7 @@ impl SseReader {
             }
         }
         if self.skip_line {
-            match memchr::memchr2(b'\n', b'\r', &self.buf) {
+            match crate::find::find_either(b'\n', b'\r', &self.buf) {
                 Some(i) => {
                     self.buf.drain(..i);
                     self.base += i as u64;
@@ -474,7 +474,8 @@ impl SseReader {
         let buf = std::mem::take(&mut self.buf);
         let mut start = 0;
         let mut scanned = self.scanned;
-        while let Some(rel) = memchr::memchr2(b'\n', b'\r', buf.get(scanned..).unwrap_or_default())
+        while let Some(rel) =
+            crate::find::find_either(b'\n', b'\r', buf.get(scanned..).unwrap_or_default())
         {
             let end = scanned + rel;
             let mut next = end + 1;
@@ -531,7 +532,7 @@ impl SseReader {
         if line.first() == Some(&b':') {
             return None;
         }
-        let (field, value) = match memchr::memchr(b':', line) {
+        let (field, value) = match crate::find::find_byte(b':', line) {
             Some(i) => {
                 let value = line.get(i + 1..).unwrap_or_default();
                 (

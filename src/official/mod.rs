@@ -16,7 +16,6 @@
 
 pub mod catalog;
 mod data_delta;
-mod find;
 #[cfg(test)]
 mod json_trees;
 mod partial_json;

@@ -22,6 +22,8 @@
 
 use std::fmt;
 
+use crate::framing::{self, Act, Class, Dialect};
+
 use serde_json::Value;
 
 /// The tag that opens an A2UI JSON block.
@@ -32,7 +34,7 @@ use serde_json::Value;
 /// assert_eq!(OPEN_TAG, "<a2ui-json>");
 /// assert!(has_a2ui_parts(&reply));
 /// ```
-pub const OPEN_TAG: &str = "<a2ui-json>";
+pub const OPEN_TAG: &str = framing::OPEN_TAG;
 /// The tag that closes an A2UI JSON block.
 ///
 /// ```
@@ -40,7 +42,7 @@ pub const OPEN_TAG: &str = "<a2ui-json>";
 /// assert_eq!(CLOSE_TAG, "</a2ui-json>");
 /// assert!(!has_a2ui_parts(OPEN_TAG)); // a block needs both tags
 /// ```
-pub const CLOSE_TAG: &str = "</a2ui-json>";
+pub const CLOSE_TAG: &str = framing::CLOSE_TAG;
 
 /// One part of a response: prose, and the A2UI messages of the block that follows it.
 ///
@@ -67,21 +69,46 @@ pub struct ResponsePart {
 /// A response could not be parsed; the message uses the reference implementation's words.
 ///
 /// ```
-/// use a2ui_stream::official::response::parse_response;
+/// use a2ui_stream::official::response::{ErrorKind, parse_response};
 /// let err = parse_response("<a2ui-json>[{\"a\": </a2ui-json>").unwrap_err();
 /// assert!(err.to_string().starts_with("Failed to parse JSON"));
+/// assert_eq!(err.kind(), ErrorKind::NotJson);
 /// assert_eq!(err.to_string(), err.message());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseError {
+    kind: ErrorKind,
     message: String,
 }
 
+/// Why a response could not be parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// No block with both tags.
+    NoBlock,
+    /// A block holds nothing once markdown fences are removed.
+    EmptyBlock,
+    /// A block is not JSON, even after repair.
+    NotJson,
+}
+
 impl ResponseError {
-    fn new(message: impl Into<String>) -> ResponseError {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> ResponseError {
         ResponseError {
+            kind,
             message: message.into(),
         }
+    }
+
+    /// Why the response could not be parsed.
+    ///
+    /// ```
+    /// use a2ui_stream::official::response::{ErrorKind, parse_response};
+    /// assert_eq!(parse_response("Only text.").unwrap_err().kind(), ErrorKind::NoBlock);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
     }
 
     /// What went wrong.
@@ -112,7 +139,15 @@ impl std::error::Error for ResponseError {}
 /// assert!(!has_a2ui_parts("a <a2ui-json> b"));
 /// ```
 pub fn has_a2ui_parts(content: &str) -> bool {
-    content.contains(OPEN_TAG) && content.contains(CLOSE_TAG)
+    find_exact(content, Act::OpenBlock).is_some() && find_exact(content, Act::CloseBlock).is_some()
+}
+
+/// Where the first whole tag `want` is in `text`, read as the SDK reads it.
+fn find_exact(text: &str, want: Act) -> Option<usize> {
+    match framing::find_tag(text.as_bytes(), want, Dialect::Exact)? {
+        (at, Class::Match(..)) => Some(at),
+        _ => None,
+    }
 }
 
 /// Splits a complete response into parts; see the [module documentation](self).
@@ -131,11 +166,14 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError>
     let mut parts = Vec::new();
     let mut last_end = 0;
     let mut search = 0;
-    while let Some(open) = content.get(search..).and_then(|rest| rest.find(OPEN_TAG)) {
+    while let Some(open) = content
+        .get(search..)
+        .and_then(|rest| find_exact(rest, Act::OpenBlock))
+    {
         let body_start = search + open + OPEN_TAG.len();
         let Some(close) = content
             .get(body_start..)
-            .and_then(|rest| rest.find(CLOSE_TAG))
+            .and_then(|rest| find_exact(rest, Act::CloseBlock))
         else {
             break;
         };
@@ -146,7 +184,10 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError>
             .trim();
         let body = strip_fences(content.get(body_start..body_end).unwrap_or_default());
         if body.is_empty() {
-            return Err(ResponseError::new("A2UI JSON part is empty."));
+            return Err(ResponseError::new(
+                ErrorKind::EmptyBlock,
+                "A2UI JSON part is empty.",
+            ));
         }
         parts.push(ResponsePart {
             text: text.to_owned(),
@@ -156,9 +197,10 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError>
         search = last_end;
     }
     if parts.is_empty() {
-        return Err(ResponseError::new(format!(
-            "A2UI tags '{OPEN_TAG}' and '{CLOSE_TAG}' not found in response."
-        )));
+        return Err(ResponseError::new(
+            ErrorKind::NoBlock,
+            format!("A2UI tags '{OPEN_TAG}' and '{CLOSE_TAG}' not found in response."),
+        ));
     }
     let trailing = content.get(last_end..).unwrap_or_default().trim();
     if !trailing.is_empty() {
@@ -209,7 +251,10 @@ fn parse_list(payload: &str) -> Result<Vec<Value>, ResponseError> {
     match serde_json::from_str::<Value>(payload) {
         Ok(Value::Array(list)) => Ok(list),
         Ok(single) => Ok(vec![single]),
-        Err(e) => Err(ResponseError::new(format!("Failed to parse JSON: {e}"))),
+        Err(e) => Err(ResponseError::new(
+            ErrorKind::NotJson,
+            format!("Failed to parse JSON: {e}"),
+        )),
     }
 }
 

@@ -1,11 +1,11 @@
 //! The splitter: prose, framing and the JSON state machine
 //! `SeekingMessage → InMessage → SeekingComponents → InComponent`.
 //!
-//! Bytes are looked at once. Prose is scanned with `memchr3` for the three bytes that can start a
-//! framing token (`<`, `-`, `` ` ``); JSON goes through the resumable [`Lexer`]. The only bytes
-//! ever looked at again are a held-back probe of at most [`Config::max_held_bytes`] (a possible
-//! tag, fence or delimiter cut by a chunk boundary) and, after an error, the few bytes between a
-//! `{` and its first key while resynchronising.
+//! Bytes are looked at once. Prose is scanned with the shared byte-search kernels (`find.rs`)
+//! for the three bytes that can start a framing token (`<`, `-`, `` ` ``); JSON goes through the
+//! resumable [`Lexer`]. The only bytes ever looked at again are a held-back probe of at most
+//! [`Config::max_held_bytes`] (a possible tag, fence or delimiter cut by a chunk boundary) and,
+//! after an error, the few bytes between a `{` and its first key while resynchronising.
 //!
 //! Message bytes are copied at most once more: an open message's bytes from earlier chunks are
 //! kept in one buffer, and a split-out component is written straight into its message from that
@@ -30,13 +30,13 @@ pub use json::MAX_SPLIT_FIELD_BYTES;
 use json::*;
 
 use crate::data::{self, DataSplit, Piece};
+use crate::find::{find_any3, find_either};
 use crate::framing::{self, Act, Class};
 use crate::hash::{QuickMap, QuickState, fingerprint};
 use crate::message::Field;
 use crate::scan::{KEY_CAPTURE_LIMIT, Lexer, Tok};
 use crate::{Config, Error, ErrorKind, Event, Framing, Message, MessageKind};
 use bytes::{Bytes, BytesMut};
-use memchr::{memchr2, memchr3};
 use std::collections::VecDeque;
 use std::sync::Arc;
 

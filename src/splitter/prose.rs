@@ -133,7 +133,7 @@ impl Splitter {
     pub(super) fn prose(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
         loop {
-            let Some(k) = memchr3(b'<', b'-', b'`', chunk.rest_from(from)) else {
+            let Some(k) = find_any3(b'<', b'-', b'`', chunk.rest_from(from)) else {
                 let end = chunk.len();
                 let cut = cut_char_len(chunk.rest_from(i));
                 self.text(chunk.bytes(i..end - cut));
@@ -238,7 +238,7 @@ impl Splitter {
     #[inline(never)]
     pub(super) fn resync(&mut self, chunk: &Chunk<'_>, base: u64, i: usize) -> usize {
         let mut from = i;
-        while let Some(k) = memchr2(b'{', b'<', chunk.rest_from(from)) {
+        while let Some(k) = find_either(b'{', b'<', chunk.rest_from(from)) {
             let c = from + k;
             match self.candidate(chunk, base, c) {
                 None => return chunk.len(),

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::validator::Validator;
+use a2ui_stream::official::validator::{ErrorKind, ValidationError, Validator};
 use serde_json::Value;
 
 use crate::suite;
@@ -43,16 +43,51 @@ fn run_case(case: &Value, conformance_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn check(
-    outcome: Result<(), a2ui_stream::official::validator::ValidationError>,
-    expect: Option<&str>,
-) -> Result<(), String> {
+fn check(outcome: Result<(), ValidationError>, expect: Option<&str>) -> Result<(), String> {
     match (outcome, expect) {
         (Ok(()), None) => Ok(()),
         (Ok(()), Some(pattern)) => Err(format!(
             "passed, but expected an error matching {pattern:?}"
         )),
         (Err(e), None) => Err(format!("expected success, got error: {e}")),
-        (Err(e), Some(pattern)) => suite::error_matches(pattern, e.message()),
+        (Err(e), Some(pattern)) => {
+            suite::error_matches(pattern, e.message())?;
+            kind_fits(&e)
+        }
+    }
+}
+
+/// The error's kind is the rule its words name (the words are the reference implementation's;
+/// the kind is what a program reads).
+fn kind_fits(e: &ValidationError) -> Result<(), String> {
+    let words = [
+        ("Validation failed", ErrorKind::Schema),
+        ("Duplicate component ID", ErrorKind::DuplicateId),
+        ("Missing root component", ErrorKind::MissingRoot),
+        ("Self-reference detected", ErrorKind::SelfReference),
+        ("Circular reference detected", ErrorKind::Cycle),
+        ("Global recursion limit", ErrorKind::TooDeep),
+        ("Recursion limit exceeded", ErrorKind::TooDeep),
+        ("Invalid path syntax", ErrorKind::PathSyntax),
+        ("Invalid schema", ErrorKind::InvalidSchema),
+    ];
+    let want = words
+        .iter()
+        .find(|(start, _)| e.message().starts_with(start))
+        .map(|&(_, kind)| kind)
+        .or_else(|| {
+            let m = e.message();
+            if m.contains("references non-existent component") {
+                Some(ErrorKind::DanglingReference)
+            } else if m.contains("is not reachable from") {
+                Some(ErrorKind::Unreachable)
+            } else {
+                None
+            }
+        });
+    match want {
+        Some(kind) if kind != e.kind() => Err(format!("{e:?}: kind should be {kind:?}")),
+        Some(_) => Ok(()),
+        None => Err(format!("no rule known for {:?}", e.message())),
     }
 }

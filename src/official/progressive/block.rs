@@ -8,10 +8,9 @@ use serde_json::Value;
 use super::components::stored_already;
 use super::flush::Flush;
 use super::form::{Form, Out};
-use super::message::{Current, find_kind};
+use super::message::Current;
 use super::writing::is_component_frame;
 use super::{Error, ErrorKind, ProgressiveParser};
-use crate::official::catalog::Version;
 use crate::official::partial_json::{Frame, Step};
 
 /// The `<a2ui-json>` block being read.
@@ -157,9 +156,7 @@ impl ProgressiveParser {
             if !failed {
                 done?;
             }
-        } else if value.get("id").is_none()
-            && find_kind(&value, self.version == Version::V08).is_some()
-        {
+        } else if value.get("id").is_none() && self.version.kind_of(&value).is_some() {
             // A message written where it does not belong is still taken.
             self.complete_message(value, at, out)?;
         } else {

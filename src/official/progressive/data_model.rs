@@ -28,9 +28,10 @@ pub(super) struct DataModel {
 impl ProgressiveParser {
     /// Passes on what changed in a data-model update being written.
     pub(super) fn sniff_data_model<M: Form>(&mut self, out: &mut Out<M>) {
-        let (kind, data, entries) = match self.version {
-            Version::V08 => ("dataModelUpdate", "contents", true),
-            Version::V09 => ("updateDataModel", "value", false),
+        let kind = self.version.data().key();
+        let (data, entries) = match self.version {
+            Version::V08 => ("contents", true),
+            Version::V09 => ("value", false),
         };
         let is_dm = matches!(
             self.json.stack.get(1),

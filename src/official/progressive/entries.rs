@@ -7,6 +7,7 @@ use super::component::object;
 use super::form::{Form, compact_json};
 use super::heal::heal_data_string;
 use super::seen::Seen;
+use crate::MessageKind;
 use crate::official::data_delta::{
     EntryFields, SCALAR_FIELDS, entry_fields, has_value, prune_entry_owned,
 };
@@ -367,13 +368,13 @@ pub(super) fn wrap_entries(sid: &str, path: Option<Value>, contents: Vec<Value>)
     if let Some(path) = path {
         body.insert("path".into(), path);
     }
-    object([("dataModelUpdate", Value::Object(body))])
+    object([(MessageKind::DataModelUpdate.key(), Value::Object(body))])
 }
 
 /// The entry list of an update made by [`wrap_entries`].
 pub(super) fn entries_slot(update: &mut Value) -> Option<&mut Vec<Value>> {
     update
-        .get_mut("dataModelUpdate")?
+        .get_mut(MessageKind::DataModelUpdate.key())?
         .get_mut("contents")?
         .as_array_mut()
 }

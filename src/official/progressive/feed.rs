@@ -5,10 +5,10 @@
 
 use super::form::{Form, Out, map_messages};
 use super::reuse::{bound, take_back};
-use super::tags::{CLOSE_TAG, OPEN_TAG, find_tag, held_back};
 use super::{Emission, Error, ProgressiveParser, ResponsePart};
+use crate::find::find_byte;
+use crate::framing::{Act, Class, Dialect, find_tag};
 use crate::official::catalog::Version;
-use crate::official::find::find_byte;
 
 /// Where the response stands between calls.
 #[derive(Debug, Default)]
@@ -130,14 +130,16 @@ impl ProgressiveParser {
         let mut rest = buffer;
         loop {
             let at = start + (buffer.len() - rest.len()) as u64;
-            let tag = if self.block.inside {
-                CLOSE_TAG
+            let want = if self.block.inside {
+                Act::CloseBlock
             } else {
-                OPEN_TAG
+                Act::OpenBlock
             };
-            let found = find_tag(rest, tag)
-                .and_then(|pos| Some((rest.get(..pos)?, rest.get(pos + tag.len()..)?)));
-            if let Some((before, after)) = found {
+            let (pos, class) =
+                find_tag(rest.as_bytes(), want, Dialect::Exact).unwrap_or((rest.len(), Class::No));
+            if let Class::Match(len, _) = class
+                && let Some((before, after)) = rest.get(..pos).zip(rest.get(pos + len..))
+            {
                 if self.block.inside {
                     if let Err((e, used)) = self.json_text(before, at, &mut out) {
                         return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
@@ -153,10 +155,7 @@ impl ProgressiveParser {
                 continue;
             }
             // Hold back a possible start of the tag.
-            let keep = held_back(rest, tag);
-            let (now, later) = rest
-                .split_at_checked(rest.len().saturating_sub(keep))
-                .unwrap_or((rest, ""));
+            let (now, later) = rest.split_at_checked(pos).unwrap_or((rest, ""));
             if self.block.inside {
                 if let Err((e, used)) = self.json_text(now, at, &mut out) {
                     return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));

@@ -60,11 +60,7 @@ impl ProgressiveParser {
 
 /// The error for a component update of `version` that ended without its surface's `root`.
 fn no_root(version: Version, root: &str) -> Error {
-    let kind = if version == Version::V08 {
-        "surfaceUpdate"
-    } else {
-        "updateComponents"
-    };
+    let kind = version.components().key();
     Error::new(
         ErrorKind::Topology,
         format!("No root component (id='{root}') found in {kind}"),

@@ -10,8 +10,8 @@ use super::flush::Flush;
 use super::form::{Form, Out};
 use super::surface::Surface;
 use super::{Error, ErrorKind, ProgressiveParser};
-use crate::official::catalog::Version;
 use crate::official::validator::ValidationError;
+use crate::{MessageKind, Version};
 
 /// The root a surface has when its messages name none.
 const DEFAULT_ROOT: &str = "root";
@@ -49,10 +49,7 @@ impl ProgressiveParser {
     /// Emits a finished message that already passed the check without strict integrity: when
     /// it holds no component list the strict check is the same check and is not run again.
     fn emit_finished<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
-        let update_key = match self.version {
-            Version::V08 => "surfaceUpdate",
-            Version::V09 => "updateComponents",
-        };
+        let update_key = self.version.components().key();
         if msg.get(update_key).is_some() {
             return self.emit_strict(msg, out);
         }
@@ -68,17 +65,16 @@ impl ProgressiveParser {
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         self.block.found_object = true;
-        let v08 = self.version == Version::V08;
         if let Err(e) = self.validator.validate_with(&msg, false) {
             return Err(self.rejected(&msg, &e));
         }
-        let (kind, payload) = match find_kind(&msg, v08) {
+        let (kind, payload) = match self.version.kind_of(&msg) {
             Some(found) => found,
             None => return self.emit_strict(msg, out),
         };
         let sid = match payload {
             Value::Object(p) => p.get("surfaceId").and_then(Value::as_str),
-            Value::String(s) if kind == "deleteSurface" => Some(s.as_str()),
+            Value::String(s) if kind == MessageKind::DeleteSurface => Some(s.as_str()),
             _ => None,
         }
         .map(str::to_owned)
@@ -91,21 +87,21 @@ impl ProgressiveParser {
             }
         }
         match kind {
-            "beginRendering" | "createSurface" => {
+            MessageKind::BeginRendering | MessageKind::CreateSurface => {
                 let root = payload
                     .get("root")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
                 self.begin_surface(msg, &sid, root, out)
             }
-            "surfaceUpdate" | "updateComponents" => {
+            MessageKind::SurfaceUpdate | MessageKind::UpdateComponents => {
                 let root = payload
                     .get("root")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
-                self.update_components(msg, kind, &sid, root, at, out)
+                self.update_components(msg, kind.key(), &sid, root, at, out)
             }
-            "deleteSurface" => {
+            MessageKind::DeleteSurface => {
                 let started = self.surfaces.get(&sid).is_some_and(|s| s.started());
                 if started {
                     self.surfaces.remove(&sid);
@@ -128,7 +124,9 @@ impl ProgressiveParser {
     /// not break it again.
     fn rejected(&mut self, msg: &Value, e: &ValidationError) -> Error {
         let mut error = Error::new(classify(e), e.message());
-        let sid = find_kind(msg, self.version == Version::V08)
+        let sid = self
+            .version
+            .kind_of(msg)
             .and_then(|(_, payload)| payload.get("surfaceId"))
             .and_then(Value::as_str)
             .or(self.current.surface.as_deref())
@@ -256,24 +254,4 @@ fn id_order(component: &Value) -> (bool, &str) {
         Some(id) => (false, id),
         None => (true, ""),
     }
-}
-
-/// The message type key and its payload.
-pub(super) fn find_kind(msg: &Value, v08: bool) -> Option<(&'static str, &Value)> {
-    let kinds: &[&'static str] = if v08 {
-        &[
-            "surfaceUpdate",
-            "beginRendering",
-            "deleteSurface",
-            "dataModelUpdate",
-        ]
-    } else {
-        &[
-            "createSurface",
-            "updateComponents",
-            "deleteSurface",
-            "updateDataModel",
-        ]
-    };
-    kinds.iter().find_map(|k| msg.get(*k).map(|p| (*k, p)))
 }

@@ -86,7 +86,6 @@ mod message;
 mod reuse;
 mod seen;
 mod surface;
-mod tags;
 #[cfg(test)]
 mod tests;
 mod writing;

@@ -11,6 +11,7 @@
 use serde_json::{Map, Value};
 
 use super::component::{assign, set_string};
+use crate::MessageKind;
 use crate::official::catalog::Version;
 
 /// Messages of earlier steps kept to be written over, at most this many per form: enough for
@@ -112,11 +113,11 @@ pub(super) fn components_over(
     sid: &str,
     items: &[(&Value, &str)],
 ) -> Option<()> {
-    let (kind, top) = match version {
-        Version::V08 => ("surfaceUpdate", &["surfaceUpdate"][..]),
-        Version::V09 => ("updateComponents", &["updateComponents", "version"][..]),
+    let kind = version.components().key();
+    let map = match version {
+        Version::V08 => object_with_only(message, &[kind])?,
+        Version::V09 => object_with_only(message, &[kind, "version"])?,
     };
-    let map = object_with_only(message, top)?;
     if version == Version::V09 {
         set_text(member(map, "version")?, "v0.9");
     }
@@ -135,12 +136,13 @@ pub(super) fn data_update_over<'a>(
     path: Option<&Value>,
     entries: &[(&Value, &str)],
 ) -> Option<&'a mut Vec<Value>> {
-    let map = object_with_only(message, &["dataModelUpdate"])?;
+    const KIND: &str = MessageKind::DataModelUpdate.key();
+    let map = object_with_only(message, &[KIND])?;
     let keep: &[&str] = match path {
         Some(_) => &["contents", "path", "surfaceId"],
         None => &["contents", "surfaceId"],
     };
-    let body = object_with_only(member(map, "dataModelUpdate")?, keep)?;
+    let body = object_with_only(member(map, KIND)?, keep)?;
     set_text(member(body, "surfaceId")?, sid);
     if let Some(path) = path {
         assign(member(body, "path")?, path);

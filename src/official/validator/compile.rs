@@ -9,7 +9,8 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::free::Plain;
-use super::{Compiled, DEFAULT_BASE, V09_MESSAGE_DEFS, ValidationError};
+use super::{Compiled, DEFAULT_BASE, ErrorKind, V09_MESSAGE_DEFS, ValidationError};
+use crate::MessageKind;
 use crate::hash::QuickMap;
 use crate::official::catalog::Catalog;
 
@@ -22,7 +23,7 @@ fn is_empty_schema(v: &Value) -> bool {
 }
 
 fn schema_error(e: impl fmt::Display) -> ValidationError {
-    ValidationError::new(format!("Invalid schema: {e}"))
+    ValidationError::new(ErrorKind::InvalidSchema, format!("Invalid schema: {e}"))
 }
 
 /// The URI of `file` next to `base` (`https://x/a/b.json` + `c.json` = `https://x/a/c.json`).
@@ -145,7 +146,13 @@ pub(super) fn compile_v08(
 /// or an entry together with another member. Anything else (`$ref`, combinators, conditionals,
 /// `minItems`, `uniqueItems`, unknown keywords) answers no.
 pub(super) fn entries_apart(schema: &Value) -> bool {
-    plain_list(schema, "dataModelUpdate", "contents", &["type", "items"]).is_some_and(|list| {
+    plain_list(
+        schema,
+        MessageKind::DataModelUpdate.key(),
+        "contents",
+        &["type", "items"],
+    )
+    .is_some_and(|list| {
         list.get("items")
             .is_none_or(|items| items.is_object() || items.is_boolean())
     })
@@ -194,7 +201,13 @@ const COMPONENT_POINTER: &str = "/properties/surfaceUpdate/properties/components
 /// answers no.
 pub(super) fn components_apart(schema: &Value) -> bool {
     let allowed = ["type", "items", "minItems"];
-    plain_list(schema, "surfaceUpdate", "components", &allowed).is_some_and(|list| {
+    plain_list(
+        schema,
+        MessageKind::SurfaceUpdate.key(),
+        "components",
+        &allowed,
+    )
+    .is_some_and(|list| {
         list.get("minItems")
             .is_none_or(|n| n.as_u64().is_some_and(|n| n <= 1))
             && list

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{MAX_FUNC_CALL_DEPTH, MAX_GLOBAL_DEPTH, ValidationError};
+use super::{ErrorKind, MAX_FUNC_CALL_DEPTH, MAX_GLOBAL_DEPTH, ValidationError};
 
 /// Whether `path` is acceptable as a data path: absolute (`/a/b`) or relative (`a/b`), where
 /// every `~` is an escape `~0` or `~1` as in JSON Pointer.
@@ -92,9 +92,10 @@ fn passes(item: &Value, depth: usize, calls: usize) -> bool {
 /// The first fault in `item` (see [`traverse`]).
 fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationError> {
     if depth > MAX_GLOBAL_DEPTH {
-        return Err(ValidationError::new(format!(
-            "Global recursion limit exceeded: Depth > {MAX_GLOBAL_DEPTH}"
-        )));
+        return Err(ValidationError::new(
+            ErrorKind::TooDeep,
+            format!("Global recursion limit exceeded: Depth > {MAX_GLOBAL_DEPTH}"),
+        ));
     }
     match item {
         Value::Array(items) => {
@@ -116,16 +117,18 @@ fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), Validatio
             }
             if let Some(Value::String(path)) = path {
                 if !is_valid_data_path(path) {
-                    return Err(ValidationError::new(format!(
-                        "Invalid path syntax: '{path}'"
-                    )));
+                    return Err(ValidationError::new(
+                        ErrorKind::PathSyntax,
+                        format!("Invalid path syntax: '{path}'"),
+                    ));
                 }
             }
             let is_call = call && args;
             if is_call && calls >= MAX_FUNC_CALL_DEPTH {
-                return Err(ValidationError::new(format!(
-                    "Recursion limit exceeded: functionCall depth > {MAX_FUNC_CALL_DEPTH}"
-                )));
+                return Err(ValidationError::new(
+                    ErrorKind::TooDeep,
+                    format!("Recursion limit exceeded: functionCall depth > {MAX_FUNC_CALL_DEPTH}"),
+                ));
             }
             for (k, v) in map {
                 let inner = if is_call && k == "args" {

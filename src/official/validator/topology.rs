@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::{DEFAULT_ROOT, MAX_GLOBAL_DEPTH, ValidationError};
+use super::{DEFAULT_ROOT, ErrorKind, MAX_GLOBAL_DEPTH, ValidationError};
+use crate::MessageKind;
 use crate::hash::{QuickMap, QuickSet, QuickState};
 use crate::official::catalog::Catalog;
 
@@ -19,14 +20,14 @@ pub(super) fn find_root_id(messages: &[Value], surface_id: Option<&str>) -> Opti
         _ => true,
     };
     for message in messages {
-        if let Some(begin) = message.get("beginRendering") {
+        if let Some(begin) = message.get(MessageKind::BeginRendering.key()) {
             if !surface_matches(begin) {
                 continue;
             }
             let root = begin.get("root").and_then(Value::as_str);
             return Some(root.unwrap_or(DEFAULT_ROOT).to_owned());
         }
-        if let Some(create) = message.get("createSurface") {
+        if let Some(create) = message.get(MessageKind::CreateSurface.key()) {
             if !surface_matches(create) {
                 continue;
             }
@@ -66,9 +67,10 @@ pub(super) fn check_components(
     for comp in components {
         if let Some(id) = id_cow(comp) {
             if ids.contains(&id) {
-                return Err(ValidationError::new(format!(
-                    "Duplicate component ID: {id}"
-                )));
+                return Err(ValidationError::new(
+                    ErrorKind::DuplicateId,
+                    format!("Duplicate component ID: {id}"),
+                ));
             }
             ids.insert(id);
         }
@@ -78,9 +80,10 @@ pub(super) fn check_components(
         return Ok(());
     }
     if !ids.contains(root) {
-        return Err(ValidationError::new(format!(
-            "Missing root component: No component has id='{root}'"
-        )));
+        return Err(ValidationError::new(
+            ErrorKind::MissingRoot,
+            format!("Missing root component: No component has id='{root}'"),
+        ));
     }
     for comp in components {
         let mut dangling = None;
@@ -90,10 +93,13 @@ pub(super) fn check_components(
             }
         });
         if let Some((r, field)) = dangling {
-            return Err(ValidationError::new(format!(
-                "Component '{}' references non-existent component '{r}' in field '{field}'",
-                id_text(comp),
-            )));
+            return Err(ValidationError::new(
+                ErrorKind::DanglingReference,
+                format!(
+                    "Component '{}' references non-existent component '{r}' in field '{field}'",
+                    id_text(comp),
+                ),
+            ));
         }
     }
     Ok(())
@@ -152,7 +158,7 @@ impl<'v> Graph<'v> {
                 }
             });
             if let Some(field) = self_field {
-                return Err(ValidationError::new(format!(
+                return Err(ValidationError::new(ErrorKind::SelfReference, format!(
                     "Self-reference detected: Component '{id}' references itself in field '{field}'"
                 ))
                 .in_component(&id));
@@ -189,9 +195,10 @@ impl<'v> Graph<'v> {
                         .filter(|id| !walk.visited.contains(id))
                         .min();
                     if let Some(orphan) = orphan {
-                        return Err(ValidationError::new(format!(
-                            "Component '{orphan}' is not reachable from '{root}'"
-                        )));
+                        return Err(ValidationError::new(
+                            ErrorKind::Unreachable,
+                            format!("Component '{orphan}' is not reachable from '{root}'"),
+                        ));
                     }
                 }
             }
@@ -221,9 +228,10 @@ impl<'g> Walk<'g> {
     /// is bounded by [`MAX_GLOBAL_DEPTH`].
     fn visit(&mut self, id: &'g str, depth: usize, parent: &str) -> Result<(), ValidationError> {
         if depth > MAX_GLOBAL_DEPTH {
-            return Err(ValidationError::new(format!(
-                "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
-            ))
+            return Err(ValidationError::new(
+                ErrorKind::TooDeep,
+                format!("Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"),
+            )
             .in_component(parent));
         }
         self.visited.insert(id);
@@ -233,9 +241,10 @@ impl<'g> Walk<'g> {
                 if !self.visited.contains(n) {
                     self.visit(n, depth + 1, id)?;
                 } else if self.on_path.contains(n) {
-                    return Err(ValidationError::new(format!(
-                        "Circular reference detected involving component '{n}'"
-                    ))
+                    return Err(ValidationError::new(
+                        ErrorKind::Cycle,
+                        format!("Circular reference detected involving component '{n}'"),
+                    )
                     .in_component(n));
                 }
             }

@@ -1,8 +1,13 @@
-//! Finding a byte in the short pieces a stream is cut into.
+//! The byte-search kernels every layer uses: the splitter's prose and resynchronisation scans,
+//! the lexer's string interiors, the SSE line reader and the official parser's tag search.
+//!
+//! A model's stream arrives in pieces of a few bytes, where the set-up of a vectorised search
+//! costs more than the search; long pieces (a whole response, a buffered body) are where `memchr`
+//! pays. Each kernel picks one or the other at the same length, [`SHORT`].
 
 /// Below this length a plain loop finds a byte sooner than `memchr` (chunks are often a few
 /// bytes long).
-const SHORT: usize = 32;
+pub(crate) const SHORT: usize = 16;
 
 /// Where the byte `b` first occurs in `bytes`.
 pub(crate) fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
@@ -22,6 +27,15 @@ pub(crate) fn find_either(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Where one of the bytes `a`, `b` or `c` first occurs in `bytes`.
+pub(crate) fn find_any3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|&x| x == a || x == b || x == c)
+    } else {
+        memchr::memchr3(a, b, c, bytes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,11 +46,13 @@ mod tests {
             let mut bytes = vec![b'x'; len];
             assert_eq!(find_byte(b'"', &bytes), None);
             assert_eq!(find_either(b'"', b'\\', &bytes), None);
+            assert_eq!(find_any3(b'"', b'\\', b'<', &bytes), None);
             if len > 2 {
                 bytes[len - 2] = b'\\';
                 bytes[len - 1] = b'"';
                 assert_eq!(find_byte(b'"', &bytes), Some(len - 1), "{len}");
                 assert_eq!(find_either(b'"', b'\\', &bytes), Some(len - 2), "{len}");
+                assert_eq!(find_any3(b'<', b'"', b'\\', &bytes), Some(len - 2), "{len}");
             }
         }
     }

@@ -1,0 +1,515 @@
+//! Component catalogs: the schemas a set of A2UI messages is checked against, and what they say
+//! about each component (its schema, which properties name other components, which are required).
+//!
+//! A [`Catalog`] bundles three JSON Schemas:
+//!
+//! * the server-to-client message schema (`s2c_schema`),
+//! * the catalog schema, whose `components` object maps each component name to its schema,
+//! * for v0.9, the common types schema (`ComponentId`, `ChildList`, `DynamicString`, ...).
+//!
+//! It can be built from [`serde_json::Value`]s ([`Catalog::new`]), from the specification
+//! directory ([`Catalog::basic`]) or from a conformance suite's `catalog:` block
+//! ([`Catalog::from_config`]).
+//!
+//! ```
+//! use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
+//! use serde_json::json;
+//!
+//! let catalog = Catalog::new(
+//!     Version::V08,
+//!     json!({"type": "object"}),
+//!     json!({"catalogId": "demo", "components": {
+//!         "Card": {"type": "object", "properties": {"child": {"type": "string"}}},
+//!         "Column": {"type": "object",
+//!                    "properties": {"children": {"type": "array", "items": {"type": "string", "title": "ComponentId"}}},
+//!                    "required": ["children"]},
+//!     }}),
+//!     json!({}),
+//! );
+//! assert_eq!(catalog.version(), Version::V08);
+//! assert_eq!(catalog.catalog_id(), Some("demo"));
+//! assert_eq!(catalog.ref_kind("Card", "child"), Some(RefKind::Single));
+//! assert_eq!(catalog.ref_kind("Column", "children"), Some(RefKind::List));
+//! assert!(catalog.required_fields("Column").contains("children"));
+//!
+//! let card = json!({"id": "c", "component": {"Card": {"child": "t"}}});
+//! let refs: Vec<_> = catalog.references(&card).into_iter().map(|r| r.id).collect();
+//! assert_eq!(refs, ["t"]);
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use super::validator::{ValidationError, Validator};
+
+mod load;
+mod refs;
+
+use refs::analyse_components;
+
+use serde_json::Value;
+
+/// The protocol version a catalog describes: the crate's [`Version`](crate::Version), named here
+/// too because catalogs are read by it.
+pub use crate::message::Version;
+
+/// How a component property refers to other components.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
+///     "Card": {"properties": {"child": {"type": "string"}}},
+///     "Column": {"properties": {"children": {"type": "object", "properties": {
+///         "explicitList": {"type": "array", "items": {"type": "string"}}}}}}}}), json!({}));
+/// assert_eq!(catalog.ref_kind("Card", "child"), Some(RefKind::Single));
+/// assert_eq!(catalog.ref_kind("Column", "children"), Some(RefKind::List));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    /// The property holds one component id (`child`, a `ComponentId`).
+    Single,
+    /// The property holds several ids: a list, an `explicitList`, or a template
+    /// (`{"componentId": .., "path": ..}`), as a `ChildList` does.
+    List,
+}
+
+/// One reference from a component to another, found by [`Catalog::references`].
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, ComponentRef, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!({}));
+/// let column = json!({"id": "col", "component": {"Column": {"children": {"explicitList": ["a", "b"]}}}});
+/// assert_eq!(catalog.references(&column), vec![
+///     ComponentRef { id: "a", field: "children.explicitList".to_owned() },
+///     ComponentRef { id: "b", field: "children.explicitList".to_owned() },
+/// ]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentRef<'a> {
+    /// The id referred to.
+    pub id: &'a str,
+    /// Where it was found, e.g. `child`, `children`, `children.explicitList`,
+    /// `children.componentId` or `tabs[0].child`.
+    pub field: String,
+}
+
+/// What a catalog says about one component type.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {"Card": {
+///     "type": "object",
+///     "properties": {"child": {"type": "string"}, "title": {"type": "string"}},
+///     "required": ["child"]}}}), json!({}));
+/// let card = catalog.component("Card").unwrap();
+/// assert!(card.single_refs.contains("child"));
+/// assert!(card.list_refs.is_empty());
+/// assert!(card.required.contains("child") && !card.required.contains("title"));
+/// assert_eq!(card.schema["type"], "object");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ComponentInfo {
+    /// The component's JSON Schema, as written in the catalog.
+    pub schema: Value,
+    /// Properties that hold a single component id.
+    pub single_refs: BTreeSet<String>,
+    /// Properties that hold a list of ids or a template.
+    pub list_refs: BTreeSet<String>,
+    /// Properties the schema requires (the `component` discriminator excluded), gathered through
+    /// `allOf` / `oneOf` / `anyOf`.
+    pub required: BTreeSet<String>,
+}
+
+/// A catalog could not be loaded.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, ErrorKind, Version};
+/// let missing = std::path::Path::new("/nonexistent/a2ui/spec");
+/// let err = Catalog::basic(missing, Version::V08).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Unreadable);
+/// assert_eq!(err.to_string(), err.message());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogError {
+    kind: ErrorKind,
+    message: String,
+}
+
+/// Why a catalog could not be loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A schema file could not be read.
+    Unreadable,
+    /// A schema file is not JSON.
+    NotJson,
+    /// A catalog configuration names an unknown version or gives a schema as neither a path
+    /// nor an object.
+    BadConfig,
+}
+
+impl CatalogError {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> CatalogError {
+        CatalogError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Why the catalog could not be loaded.
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, ErrorKind};
+    /// let err = Catalog::from_config(&serde_json::json!({"version": "2.0"}), ".".as_ref()).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::BadConfig);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// What went wrong, in words.
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::Catalog;
+    /// let err = Catalog::from_config(&serde_json::json!({"version": "2.0"}), ".".as_ref()).unwrap_err();
+    /// assert!(err.message().contains("version"));
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// A component catalog with its message schemas; see the [module documentation](self).
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use serde_json::json;
+/// let catalog = Catalog::new(Version::V09, json!(null), json!({"catalogId": "mine", "components": {
+///     "Text": {"type": "object"}, "Row": {"properties": {"children": {"type": "array"}}}}}), json!({}));
+/// assert_eq!(catalog.catalog_id(), Some("mine"));
+/// assert_eq!(catalog.component_names().collect::<Vec<_>>(), ["Row", "Text"]);
+/// let row = json!({"id": "r", "component": "Row", "children": ["t1", "t2"]});
+/// assert_eq!(catalog.references(&row).len(), 2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    version: Version,
+    s2c_schema: Value,
+    catalog_schema: Value,
+    common_types_schema: Value,
+    components: BTreeMap<String, ComponentInfo>,
+    /// The compiled validator, made on first use and shared by every clone.
+    compiled: Compiled,
+}
+
+/// The catalog's compiled validator (or why it did not compile), shared by the catalog's clones.
+/// It plays no part in comparing catalogs.
+#[derive(Clone, Default)]
+struct Compiled(Arc<OnceLock<Result<Arc<Validator>, ValidationError>>>);
+
+impl PartialEq for Compiled {
+    fn eq(&self, _: &Compiled) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = match self.0.get() {
+            None => "not yet",
+            Some(Ok(_)) => "compiled",
+            Some(Err(_)) => "failed",
+        };
+        f.write_str(state)
+    }
+}
+
+impl Catalog {
+    /// Builds a catalog from its three schemas. `s2c_schema` may be `null` or `{}` (messages are
+    /// then not checked against a message schema); `common_types_schema` may be `null` or `{}`
+    /// for v0.8. The components are read from `catalog_schema["components"]` (for v0.8, from the
+    /// message schema's `surfaceUpdate` component properties first, where a full schema inlines
+    /// them).
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use serde_json::json;
+    /// let c = Catalog::new(Version::V09, json!(null),
+    ///     json!({"catalogId": "x", "components": {"Text": {"required": ["component", "text"]}}}), json!(null));
+    /// assert_eq!(c.component_names().collect::<Vec<_>>(), ["Text"]);
+    /// assert_eq!(c.required_fields("Text").iter().collect::<Vec<_>>(), ["text"]);
+    /// ```
+    pub fn new(
+        version: Version,
+        s2c_schema: Value,
+        catalog_schema: Value,
+        common_types_schema: Value,
+    ) -> Catalog {
+        let components = analyse_components(version, &s2c_schema, &catalog_schema);
+        Catalog {
+            version,
+            s2c_schema,
+            catalog_schema,
+            common_types_schema,
+            components,
+            compiled: Compiled::default(),
+        }
+    }
+
+    /// The catalog's compiled [`Validator`]: its schemas are compiled on the first call, and
+    /// every later call (on this catalog or any clone of it) shares the result. This is what
+    /// [`ProgressiveParser::new`](crate::official::progressive::ProgressiveParser::new) uses, so
+    /// a server that starts one parser per response compiles the schemas once.
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use serde_json::json;
+    /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!({}));
+    /// let copy = catalog.clone();
+    /// let first = catalog.validator()?;
+    /// assert!(std::sync::Arc::ptr_eq(&first, &copy.validator()?)); // compiled once
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn validator(&self) -> Result<Arc<Validator>, ValidationError> {
+        self.compiled
+            .0
+            .get_or_init(|| Validator::new(self).map(Arc::new))
+            .clone()
+    }
+
+    /// A copy that does not share the compiled validator (the validator's own copy of its
+    /// catalog, which must not hold the validator itself).
+    pub(crate) fn unshared(&self) -> Catalog {
+        Catalog {
+            compiled: Compiled::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The protocol version.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # let c = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({}), serde_json::json!({}));
+    /// assert_eq!(c.version(), Version::V08);
+    /// ```
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The catalog's `catalogId`, if it has one.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null), json!({"catalogId": "std"}), json!({}));
+    /// assert_eq!(c.catalog_id(), Some("std"));
+    /// ```
+    pub fn catalog_id(&self) -> Option<&str> {
+        self.catalog_schema.get("catalogId").and_then(Value::as_str)
+    }
+
+    /// The server-to-client message schema (`null` when none was given).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!({"type": "object"}), json!({}), json!({}));
+    /// assert_eq!(c.s2c_schema()["type"], "object");
+    /// ```
+    pub fn s2c_schema(&self) -> &Value {
+        &self.s2c_schema
+    }
+
+    /// The catalog schema (with `catalogId`, `components`, maybe `styles` and `$defs`).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!({}));
+    /// assert!(c.catalog_schema()["components"].is_object());
+    /// ```
+    pub fn catalog_schema(&self) -> &Value {
+        &self.catalog_schema
+    }
+
+    /// The common types schema (empty for most v0.8 catalogs).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V09, json!(null), json!({}), json!({"$defs": {}}));
+    /// assert!(c.common_types_schema()["$defs"].is_object());
+    /// ```
+    pub fn common_types_schema(&self) -> &Value {
+        &self.common_types_schema
+    }
+
+    /// The names of the components the catalog defines, in sorted order.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {"B": {}, "A": {}}}), json!({}));
+    /// assert_eq!(c.component_names().collect::<Vec<_>>(), ["A", "B"]);
+    /// ```
+    pub fn component_names(&self) -> impl Iterator<Item = &str> {
+        self.components.keys().map(String::as_str)
+    }
+
+    /// Everything the catalog says about component type `name`.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null),
+    ///     json!({"components": {"Card": {"properties": {"child": {"type": "string"}}}}}), json!({}));
+    /// assert!(c.component("Card").unwrap().single_refs.contains("child"));
+    /// assert!(c.component("Nope").is_none());
+    /// ```
+    pub fn component(&self, name: &str) -> Option<&ComponentInfo> {
+        self.components.get(name)
+    }
+
+    /// The JSON Schema of component type `name`.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {"Text": {"type": "object"}}}), json!({}));
+    /// assert_eq!(c.component_schema("Text"), Some(&json!({"type": "object"})));
+    /// ```
+    pub fn component_schema(&self, name: &str) -> Option<&Value> {
+        self.components.get(name).map(|c| &c.schema)
+    }
+
+    /// Whether property `property` of component type `component` holds component ids, and how
+    /// many. Only what the catalog marks is reported (a `ComponentId` / `ChildList` reference, an
+    /// inline `{"type": "string", "title": "ComponentId"}`, an `explicitList` / `template` /
+    /// `componentId` object, or the names `child`, `contentChild`, `entryPointChild`, `children`).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V09, json!(null), json!({"components": {"List": {"allOf": [
+    ///     {"properties": {"items": {"$ref": "common_types.json#/$defs/ChildList"}}}]}}}), json!({}));
+    /// assert_eq!(c.ref_kind("List", "items"), Some(RefKind::List));
+    /// assert_eq!(c.ref_kind("List", "direction"), None);
+    /// ```
+    pub fn ref_kind(&self, component: &str, property: &str) -> Option<RefKind> {
+        let info = self.components.get(component)?;
+        if info.single_refs.contains(property) {
+            Some(RefKind::Single)
+        } else if info.list_refs.contains(property) {
+            Some(RefKind::List)
+        } else {
+            None
+        }
+    }
+
+    /// The properties component type `component` requires (empty when unknown).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use serde_json::json;
+    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {"Img": {"required": ["url"]}}}), json!({}));
+    /// assert!(c.required_fields("Img").contains("url"));
+    /// assert!(c.required_fields("Other").is_empty());
+    /// ```
+    pub fn required_fields(&self, component: &str) -> &BTreeSet<String> {
+        static EMPTY: BTreeSet<String> = BTreeSet::new();
+        self.components
+            .get(component)
+            .map(|c| &c.required)
+            .unwrap_or(&EMPTY)
+    }
+
+    /// The component type of a component object: the `component` string (v0.9) or the single key
+    /// of the `component` object (v0.8).
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::Catalog;
+    /// use serde_json::json;
+    /// assert_eq!(Catalog::component_type(&json!({"id": "a", "component": "Text"})), Some("Text"));
+    /// assert_eq!(Catalog::component_type(&json!({"id": "a", "component": {"Card": {}}})), Some("Card"));
+    /// ```
+    pub fn component_type(component: &Value) -> Option<&str> {
+        match component.get("component")? {
+            Value::String(s) => Some(s),
+            Value::Object(map) => map.keys().next().map(String::as_str),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn v09_common_type_refs_are_classified() {
+        let catalog = json!({"components": {
+            "Card": {"allOf": [{"properties": {"child": {"$ref": "common_types.json#/$defs/ComponentId"},
+                                               "body": {"$ref": "common_types.json#/$defs/ComponentId"}}}]},
+            "Row": {"properties": {"children": {"$ref": "common_types.json#/$defs/ChildList"},
+                                    "title": {"$ref": "common_types.json#/$defs/DynamicString"}},
+                     "required": ["component", "children"]},
+        }});
+        let c = Catalog::new(Version::V09, Value::Null, catalog, json!({}));
+        assert_eq!(c.ref_kind("Card", "body"), Some(RefKind::Single));
+        assert_eq!(c.ref_kind("Row", "children"), Some(RefKind::List));
+        assert_eq!(c.ref_kind("Row", "title"), None);
+        assert_eq!(
+            c.required_fields("Row").iter().collect::<Vec<_>>(),
+            ["children"]
+        );
+    }
+
+    #[test]
+    fn references_cover_lists_templates_and_tabs() {
+        let c = Catalog::new(
+            Version::V08,
+            Value::Null,
+            json!({"components": {}}),
+            json!({}),
+        );
+        let comp = json!({"id": "r", "component": {"Tabs": {
+            "children": {"explicitList": ["a", "b"]},
+            "tabItems": [{"title": "x", "child": "c"}],
+        }}});
+        let refs: Vec<_> = c
+            .references(&comp)
+            .into_iter()
+            .map(|r| (r.id, r.field))
+            .collect();
+        assert_eq!(
+            refs,
+            [
+                ("a", "children.explicitList".to_owned()),
+                ("b", "children.explicitList".to_owned()),
+                ("c", "tabItems[0].child".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn non_object_inputs_do_not_panic() {
+        let c = Catalog::new(Version::V08, json!(5), json!([1]), json!("x"));
+        assert!(c.references(&json!(null)).is_empty());
+        assert!(c.references(&json!({"component": 3})).is_empty());
+        assert!(c.component_names().next().is_none());
+    }
+}
