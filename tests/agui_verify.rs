@@ -4,6 +4,16 @@
 use a2ui_stream::agui::verify::Span;
 use a2ui_stream::agui::*;
 
+/// An event built from the defaults of its fields and the fields given (wire structs are
+/// `#[non_exhaustive]`, so they are not written as struct expressions outside the crate).
+macro_rules! ev {
+    ($t:ident { $($f:ident: $v:expr),* $(,)? }) => {{
+        let mut e = $t::default();
+        $(e.$f = $v;)*
+        Event::from(e)
+    }};
+}
+
 fn rs() -> Event {
     RunStarted::new("t", "r").into()
 }
@@ -35,29 +45,23 @@ fn tcr(id: &str) -> Event {
     ToolCallResult::new("res", id, "ok").into()
 }
 fn text_chunk(id: Option<&str>, d: Option<&str>) -> Event {
-    TextMessageChunk {
+    ev!(TextMessageChunk {
         message_id: id.map(Into::into),
         delta: d.map(Into::into),
-        ..Default::default()
-    }
-    .into()
+    })
 }
 fn tool_chunk(id: Option<&str>, name: Option<&str>, d: Option<&str>) -> Event {
-    ToolCallChunk {
+    ev!(ToolCallChunk {
         tool_call_id: id.map(Into::into),
         tool_call_name: name.map(Into::into),
         delta: d.map(Into::into),
-        ..Default::default()
-    }
-    .into()
+    })
 }
 fn reasoning_chunk(id: Option<&str>, d: Option<&str>) -> Event {
-    ReasoningMessageChunk {
+    ev!(ReasoningMessageChunk {
         message_id: id.map(Into::into),
         delta: d.map(Into::into),
-        ..Default::default()
-    }
-    .into()
+    })
 }
 
 #[track_caller]
@@ -210,32 +214,22 @@ fn tool_call_pairing() {
 
 #[test]
 fn reasoning_pairing() {
-    let start: Event = ReasoningStart {
+    let start: Event = ev!(ReasoningStart {
         message_id: "r1".into(),
-        ..Default::default()
-    }
-    .into();
-    let end: Event = ReasoningEnd {
+    });
+    let end: Event = ev!(ReasoningEnd {
         message_id: "r1".into(),
-        ..Default::default()
-    }
-    .into();
-    let mstart: Event = ReasoningMessageStart {
+    });
+    let mstart: Event = ev!(ReasoningMessageStart {
         message_id: "m1".into(),
-        ..Default::default()
-    }
-    .into();
-    let mcontent: Event = ReasoningMessageContent {
+    });
+    let mcontent: Event = ev!(ReasoningMessageContent {
         message_id: "m1".into(),
         delta: "x".into(),
-        ..Default::default()
-    }
-    .into();
-    let mend: Event = ReasoningMessageEnd {
+    });
+    let mend: Event = ev!(ReasoningMessageEnd {
         message_id: "m1".into(),
-        ..Default::default()
-    }
-    .into();
+    });
     verify(&[
         rs(),
         start.clone(),
@@ -422,12 +416,10 @@ fn chunk_only_streams_are_expanded_like_the_client() {
         text_chunk(None, Some(" world")),
         text_chunk(Some("msg_123"), Some("!")),
         // Activity events do not interrupt a chunked message.
-        ActivityDelta {
+        ev!(ActivityDelta {
             message_id: "a".into(),
             activity_type: "x".into(),
-            ..Default::default()
-        }
-        .into(),
+        }),
         text_chunk(None, Some("?")),
         tool_chunk(Some("c"), Some("f"), Some("{\"a\":")),
         tool_chunk(None, None, Some("1}")),

@@ -203,7 +203,12 @@ impl std::error::Error for Violation {}
 /// ```
 /// use a2ui_stream::agui::{verify, Event, RunFinished, RunStarted, TextMessageChunk};
 /// // A chunk-only stream: read as one message, closed before RUN_FINISHED.
-/// let chunk = |d: &str| Event::from(TextMessageChunk { message_id: Some("m".into()), delta: Some(d.into()), ..Default::default() });
+/// let chunk = |d: &str| {
+///     let mut chunk = TextMessageChunk::default();
+///     chunk.message_id = Some("m".into());
+///     chunk.delta = Some(d.into());
+///     Event::from(chunk)
+/// };
 /// let events = vec![RunStarted::new("t", "r").into(), chunk("Hel"), chunk("lo"), RunFinished::new("t", "r").into()];
 /// assert!(verify(&events).is_ok());
 /// ```

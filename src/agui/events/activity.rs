@@ -13,12 +13,7 @@ use serde_with::skip_serializing_none;
 ///
 /// let mut content = serde_json::Map::new();
 /// content.insert("progress".into(), json!(0.5));
-/// let snap = ActivitySnapshot {
-///     message_id: "a1".into(),
-///     activity_type: "search".into(),
-///     content,
-///     ..Default::default()
-/// };
+/// let snap = ActivitySnapshot::new("a1", "search", content);
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(snap)).unwrap(),
 ///     json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search",
@@ -28,6 +23,7 @@ use serde_with::skip_serializing_none;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ActivitySnapshot {
     /// Common event fields.
     #[serde(flatten)]
@@ -44,18 +40,47 @@ pub struct ActivitySnapshot {
     pub replace: Option<bool>,
 }
 
+impl ActivitySnapshot {
+    /// The content of activity message `message_id`, of kind `activity_type`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ActivitySnapshot, Event};
+    /// use serde_json::json;
+    ///
+    /// let mut snap = ActivitySnapshot::new("a1", "search", serde_json::Map::new());
+    /// assert_eq!(snap.replace, None); // absent, which means replace
+    /// snap.replace = Some(false);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(snap)).unwrap(),
+    ///     json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a1", "activityType": "search",
+    ///            "content": {}, "replace": false})
+    /// );
+    /// ```
+    pub fn new(
+        message_id: impl Into<String>,
+        activity_type: impl Into<String>,
+        content: Map<String, Value>,
+    ) -> Self {
+        ActivitySnapshot {
+            message_id: message_id.into(),
+            activity_type: activity_type.into(),
+            content,
+            ..Default::default()
+        }
+    }
+}
+
 /// `ACTIVITY_DELTA` fields.
 ///
 /// ```
 /// use a2ui_stream::agui::{ActivityDelta, Event, PatchOp};
 /// use serde_json::json;
 ///
-/// let delta = ActivityDelta {
-///     message_id: "a1".into(),
-///     activity_type: "search".into(),
-///     patch: vec![PatchOp::Replace { path: "/progress".into(), value: json!(1.0) }],
-///     ..Default::default()
-/// };
+/// let delta = ActivityDelta::new(
+///     "a1",
+///     "search",
+///     vec![PatchOp::Replace { path: "/progress".into(), value: json!(1.0) }],
+/// );
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(delta)).unwrap(),
 ///     json!({"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
@@ -65,6 +90,7 @@ pub struct ActivitySnapshot {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ActivityDelta {
     /// Common event fields.
     #[serde(flatten)]
@@ -77,4 +103,33 @@ pub struct ActivityDelta {
     pub activity_type: String,
     /// The change, as an RFC 6902 patch against the activity's content.
     pub patch: Vec<PatchOp>,
+}
+
+impl ActivityDelta {
+    /// Changes the content of activity message `message_id`, of kind `activity_type`, by `patch`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ActivityDelta, Event, PatchOp};
+    /// use serde_json::json;
+    ///
+    /// let delta = ActivityDelta::new("a1", "search", vec![PatchOp::Remove { path: "/draft".into() }]);
+    /// assert_eq!(delta.subagent_run_id, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(delta)).unwrap(),
+    ///     json!({"type": "ACTIVITY_DELTA", "messageId": "a1", "activityType": "search",
+    ///            "patch": [{"op": "remove", "path": "/draft"}]})
+    /// );
+    /// ```
+    pub fn new(
+        message_id: impl Into<String>,
+        activity_type: impl Into<String>,
+        patch: Vec<PatchOp>,
+    ) -> Self {
+        ActivityDelta {
+            message_id: message_id.into(),
+            activity_type: activity_type.into(),
+            patch,
+            ..Default::default()
+        }
+    }
 }

@@ -37,7 +37,7 @@ pub enum ChatMessage {
 /// use a2ui_stream::agui::{ChatMessage, TextMessage};
 /// use serde_json::json;
 ///
-/// let system = TextMessage { id: "s1".into(), content: "Be brief.".into(), ..Default::default() };
+/// let system = TextMessage::new("s1", "Be brief.");
 /// assert_eq!(
 ///     serde_json::to_value(ChatMessage::System(system)).unwrap(),
 ///     json!({"role": "system", "id": "s1", "content": "Be brief."})
@@ -46,6 +46,7 @@ pub enum ChatMessage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TextMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -61,6 +62,29 @@ pub struct TextMessage {
     pub content: String,
 }
 
+impl TextMessage {
+    /// Developer or system message `id` with instructions `content`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ChatMessage, TextMessage};
+    /// use serde_json::json;
+    ///
+    /// let mut developer = TextMessage::new("d1", "Answer in French.");
+    /// developer.name = Some("ops".into());
+    /// assert_eq!(
+    ///     serde_json::to_value(ChatMessage::Developer(developer)).unwrap(),
+    ///     json!({"role": "developer", "id": "d1", "name": "ops", "content": "Answer in French."})
+    /// );
+    /// ```
+    pub fn new(id: impl Into<String>, content: impl Into<String>) -> Self {
+        TextMessage {
+            id: id.into(),
+            content: content.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// A message from the agent.
 ///
 /// ```
@@ -68,12 +92,9 @@ pub struct TextMessage {
 /// use serde_json::json;
 ///
 /// // A turn that only calls a tool has no `content` at all.
-/// let call = ToolCall {
-///     id: "call-1".into(),
-///     function: FunctionCall { name: "search".into(), arguments: r#"{"q":"pizza"}"#.into() },
-///     ..Default::default()
-/// };
-/// let msg = AssistantMessage { id: "m1".into(), tool_calls: Some(vec![call]), ..Default::default() };
+/// let call = ToolCall::new("call-1", FunctionCall::new("search", r#"{"q":"pizza"}"#));
+/// let mut msg = AssistantMessage::new("m1");
+/// msg.tool_calls = Some(vec![call]);
 /// assert_eq!(
 ///     serde_json::to_value(ChatMessage::Assistant(msg)).unwrap(),
 ///     json!({"role": "assistant", "id": "m1", "toolCalls": [{"id": "call-1", "type": "function",
@@ -83,6 +104,7 @@ pub struct TextMessage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AssistantMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -100,20 +122,37 @@ pub struct AssistantMessage {
     pub tool_calls: Option<Vec<ToolCall>>,
 }
 
+impl AssistantMessage {
+    /// Assistant message `id`, with no content and no tool calls yet.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{AssistantMessage, ChatMessage};
+    /// use serde_json::json;
+    ///
+    /// let mut msg = AssistantMessage::new("m1");
+    /// assert_eq!(msg.tool_calls, None);
+    /// msg.content = Some("Here are three places.".into());
+    /// assert_eq!(
+    ///     serde_json::to_value(ChatMessage::Assistant(msg)).unwrap(),
+    ///     json!({"role": "assistant", "id": "m1", "content": "Here are three places."})
+    /// );
+    /// ```
+    pub fn new(id: impl Into<String>) -> Self {
+        AssistantMessage {
+            id: id.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// A message from the person using the application.
 ///
 /// ```
 /// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
 /// use serde_json::json;
 ///
-/// let msg = UserMessage {
-///     subagent_run_id: None,
-///     id: "u1".into(),
-///     name: Some("Ada".into()),
-///     encrypted_value: None,
-///     metadata: None,
-///     content: UserContent::Text("Find food".into()),
-/// };
+/// let mut msg = UserMessage::new("u1", UserContent::Text("Find food".into()));
+/// msg.name = Some("Ada".into());
 /// assert_eq!(
 ///     serde_json::to_value(ChatMessage::User(msg)).unwrap(),
 ///     json!({"role": "user", "id": "u1", "name": "Ada", "content": "Find food"})
@@ -122,6 +161,7 @@ pub struct AssistantMessage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct UserMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -135,6 +175,33 @@ pub struct UserMessage {
     pub metadata: Option<Metadata>,
     /// Plain text or an ordered list of parts.
     pub content: UserContent,
+}
+
+impl UserMessage {
+    /// User message `id` saying `content`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ChatMessage, InputContent, UserContent, UserMessage};
+    /// use serde_json::json;
+    ///
+    /// let parts = vec![InputContent::Text { text: "Find food".into() }];
+    /// let msg = UserMessage::new("u1", UserContent::Parts(parts));
+    /// assert_eq!(msg.name, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(ChatMessage::User(msg)).unwrap(),
+    ///     json!({"role": "user", "id": "u1", "content": [{"type": "text", "text": "Find food"}]})
+    /// );
+    /// ```
+    pub fn new(id: impl Into<String>, content: UserContent) -> Self {
+        UserMessage {
+            subagent_run_id: None,
+            id: id.into(),
+            name: None,
+            encrypted_value: None,
+            metadata: None,
+            content,
+        }
+    }
 }
 
 /// The content of a user message.
@@ -165,10 +232,10 @@ pub enum UserContent {
 ///
 /// let text = InputContent::Text { text: "What is this?".into() };
 /// assert_eq!(serde_json::to_value(text).unwrap(), json!({"type": "text", "text": "What is this?"}));
-/// let image = InputContent::Image(MediaContent {
-///     source: InputContentSource::Url { value: "https://example.com/a.png".into(), mime_type: None },
-///     metadata: None,
-/// });
+/// let image = InputContent::Image(MediaContent::new(InputContentSource::Url {
+///     value: "https://example.com/a.png".into(),
+///     mime_type: None,
+/// }));
 /// assert_eq!(
 ///     serde_json::to_value(image).unwrap(),
 ///     json!({"type": "image", "source": {"type": "url", "value": "https://example.com/a.png"}})
@@ -198,10 +265,11 @@ pub enum InputContent {
 /// use a2ui_stream::agui::{InputContentSource, MediaContent};
 /// use serde_json::json;
 ///
-/// let pdf = MediaContent {
-///     source: InputContentSource::Data { value: "JVBERi0=".into(), mime_type: "application/pdf".into() },
-///     metadata: Some(json!({"pages": 1})),
-/// };
+/// let mut pdf = MediaContent::new(InputContentSource::Data {
+///     value: "JVBERi0=".into(),
+///     mime_type: "application/pdf".into(),
+/// });
+/// pdf.metadata = Some(json!({"pages": 1}));
 /// assert_eq!(
 ///     serde_json::to_value(pdf).unwrap(),
 ///     json!({"source": {"type": "data", "value": "JVBERi0=", "mimeType": "application/pdf"},
@@ -210,11 +278,37 @@ pub enum InputContent {
 /// ```
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct MediaContent {
     /// Where the bytes come from.
     pub source: InputContentSource,
     /// Extra information about this part.
     pub metadata: Option<Value>,
+}
+
+impl MediaContent {
+    /// A media part whose bytes come from `source`, with no metadata.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{InputContentSource, MediaContent};
+    /// use serde_json::json;
+    ///
+    /// let audio = MediaContent::new(InputContentSource::Url {
+    ///     value: "https://example.com/a.mp3".into(),
+    ///     mime_type: Some("audio/mpeg".into()),
+    /// });
+    /// assert_eq!(audio.metadata, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(audio).unwrap(),
+    ///     json!({"source": {"type": "url", "value": "https://example.com/a.mp3", "mimeType": "audio/mpeg"}})
+    /// );
+    /// ```
+    pub fn new(source: InputContentSource) -> Self {
+        MediaContent {
+            source,
+            metadata: None,
+        }
+    }
 }
 
 /// Where a media part's bytes come from, tagged by `type`.
@@ -260,12 +354,7 @@ pub enum InputContentSource {
 /// use a2ui_stream::agui::{ChatMessage, ToolMessage};
 /// use serde_json::json;
 ///
-/// let msg = ToolMessage {
-///     id: "t1".into(),
-///     content: "3 results".into(),
-///     tool_call_id: "call-1".into(),
-///     ..Default::default()
-/// };
+/// let msg = ToolMessage::new("t1", "call-1", "3 results");
 /// assert_eq!(
 ///     serde_json::to_value(ChatMessage::Tool(msg)).unwrap(),
 ///     json!({"role": "tool", "id": "t1", "content": "3 results", "toolCallId": "call-1"})
@@ -274,6 +363,7 @@ pub enum InputContentSource {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -289,6 +379,34 @@ pub struct ToolMessage {
     pub encrypted_value: Option<String>,
     /// Extra information attached to this message.
     pub metadata: Option<Metadata>,
+}
+
+impl ToolMessage {
+    /// Tool message `id`: what call `tool_call_id` returned, `content`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ChatMessage, ToolMessage};
+    /// use serde_json::json;
+    ///
+    /// let mut msg = ToolMessage::new("t1", "call-1", "");
+    /// msg.error = Some("timed out".into());
+    /// assert_eq!(
+    ///     serde_json::to_value(ChatMessage::Tool(msg)).unwrap(),
+    ///     json!({"role": "tool", "id": "t1", "content": "", "toolCallId": "call-1", "error": "timed out"})
+    /// );
+    /// ```
+    pub fn new(
+        id: impl Into<String>,
+        tool_call_id: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        ToolMessage {
+            id: id.into(),
+            content: content.into(),
+            tool_call_id: tool_call_id.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// Structured progress materialised as a message.
@@ -307,6 +425,7 @@ pub struct ToolMessage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ActivityMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -326,7 +445,7 @@ pub struct ActivityMessage {
 /// use a2ui_stream::agui::{ChatMessage, ReasoningMessage};
 /// use serde_json::json;
 ///
-/// let msg = ReasoningMessage { id: "r1".into(), content: "Check the map first.".into(), ..Default::default() };
+/// let msg = ReasoningMessage::new("r1", "Check the map first.");
 /// assert_eq!(
 ///     serde_json::to_value(ChatMessage::Reasoning(msg)).unwrap(),
 ///     json!({"role": "reasoning", "id": "r1", "content": "Check the map first."})
@@ -335,6 +454,7 @@ pub struct ActivityMessage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningMessage {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -346,6 +466,25 @@ pub struct ReasoningMessage {
     pub encrypted_value: Option<String>,
     /// Extra information attached to this message.
     pub metadata: Option<Metadata>,
+}
+
+impl ReasoningMessage {
+    /// Reasoning message `id` with text `content`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::ReasoningMessage;
+    ///
+    /// let msg = ReasoningMessage::new("r1", "Check the map first.");
+    /// assert_eq!(msg.content, "Check the map first.");
+    /// assert_eq!(msg.encrypted_value, None);
+    /// ```
+    pub fn new(id: impl Into<String>, content: impl Into<String>) -> Self {
+        ReasoningMessage {
+            id: id.into(),
+            content: content.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The only kind of tool call the protocol models: `"function"`.
@@ -382,6 +521,7 @@ pub enum ToolCallType {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCall {
     /// Identifies the call.
     pub id: String,
@@ -396,6 +536,29 @@ pub struct ToolCall {
     pub metadata: Option<Metadata>,
 }
 
+impl ToolCall {
+    /// Call `id` of a function: `function` names it and carries its arguments.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{FunctionCall, ToolCall, ToolCallType};
+    /// use serde_json::json;
+    ///
+    /// let call = ToolCall::new("call-1", FunctionCall::new("search", "{}"));
+    /// assert_eq!(call.kind, ToolCallType::Function);
+    /// assert_eq!(
+    ///     serde_json::to_value(call).unwrap(),
+    ///     json!({"id": "call-1", "type": "function", "function": {"name": "search", "arguments": "{}"}})
+    /// );
+    /// ```
+    pub fn new(id: impl Into<String>, function: FunctionCall) -> Self {
+        ToolCall {
+            id: id.into(),
+            function,
+            ..Default::default()
+        }
+    }
+}
+
 /// The name and arguments of a tool call.
 ///
 /// ```
@@ -403,7 +566,7 @@ pub struct ToolCall {
 /// use serde_json::json;
 ///
 /// // The arguments stay a string, exactly as written, not a nested object.
-/// let call = FunctionCall { name: "search".into(), arguments: r#"{"q": "pizza"}"#.into() };
+/// let call = FunctionCall::new("search", r#"{"q": "pizza"}"#);
 /// assert_eq!(
 ///     serde_json::to_value(&call).unwrap(),
 ///     json!({"name": "search", "arguments": "{\"q\": \"pizza\"}"})
@@ -412,11 +575,30 @@ pub struct ToolCall {
 /// assert_eq!(args["q"], "pizza");
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FunctionCall {
     /// Which tool is being called.
     pub name: String,
     /// The arguments as a JSON string, kept as written.
     pub arguments: String,
+}
+
+impl FunctionCall {
+    /// A call of tool `name` with `arguments`, a JSON document kept as written.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::FunctionCall;
+    ///
+    /// let call = FunctionCall::new("search", "{}");
+    /// assert_eq!(call.name, "search");
+    /// assert_eq!(call.arguments, "{}");
+    /// ```
+    pub fn new(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        FunctionCall {
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
 }
 
 /// A tool the agent may call.
@@ -425,12 +607,8 @@ pub struct FunctionCall {
 /// use a2ui_stream::agui::Tool;
 /// use serde_json::json;
 ///
-/// let tool = Tool {
-///     name: "search".into(),
-///     description: "Find restaurants".into(),
-///     parameters: Some(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
-///     metadata: None,
-/// };
+/// let mut tool = Tool::new("search", "Find restaurants");
+/// tool.parameters = Some(json!({"type": "object", "properties": {"q": {"type": "string"}}}));
 /// assert_eq!(
 ///     serde_json::to_value(tool).unwrap(),
 ///     json!({"name": "search", "description": "Find restaurants",
@@ -439,6 +617,7 @@ pub struct FunctionCall {
 /// ```
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Tool {
     /// The tool's name.
     pub name: String,
@@ -450,6 +629,29 @@ pub struct Tool {
     pub metadata: Option<Metadata>,
 }
 
+impl Tool {
+    /// Tool `name`, described by `description`, with no parameter schema.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::Tool;
+    /// use serde_json::json;
+    ///
+    /// let tool = Tool::new("now", "The current time");
+    /// assert_eq!(tool.parameters, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(tool).unwrap(),
+    ///     json!({"name": "now", "description": "The current time"})
+    /// );
+    /// ```
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Tool {
+            name: name.into(),
+            description: description.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// A named piece of ambient information given to the agent for the run.
 ///
 /// ```
@@ -458,14 +660,36 @@ pub struct Tool {
 ///
 /// let ctx: Context =
 ///     serde_json::from_value(json!({"description": "The user's city", "value": "Lisbon"})).unwrap();
-/// assert_eq!(ctx, Context { description: "The user's city".into(), value: "Lisbon".into() });
+/// assert_eq!(ctx, Context::new("The user's city", "Lisbon"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Context {
     /// What this context is.
     pub description: String,
     /// The context itself.
     pub value: String,
+}
+
+impl Context {
+    /// Context `value`, described by `description`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::Context;
+    /// use serde_json::json;
+    ///
+    /// let ctx = Context::new("The user's city", "Lisbon");
+    /// assert_eq!(
+    ///     serde_json::to_value(ctx).unwrap(),
+    ///     json!({"description": "The user's city", "value": "Lisbon"})
+    /// );
+    /// ```
+    pub fn new(description: impl Into<String>, value: impl Into<String>) -> Self {
+        Context {
+            description: description.into(),
+            value: value.into(),
+        }
+    }
 }
 
 /// An answer to one interrupt, sent on the run that continues from it.
@@ -474,12 +698,8 @@ pub struct Context {
 /// use a2ui_stream::agui::ResumeEntry;
 /// use serde_json::json;
 ///
-/// let entry = ResumeEntry {
-///     interrupt_id: "i1".into(),
-///     status: "resolved".into(),
-///     payload: Some(json!({"approved": true})),
-///     metadata: None,
-/// };
+/// let mut entry = ResumeEntry::new("i1", "resolved");
+/// entry.payload = Some(json!({"approved": true}));
 /// assert_eq!(
 ///     serde_json::to_value(entry).unwrap(),
 ///     json!({"interruptId": "i1", "status": "resolved", "payload": {"approved": true}})
@@ -488,6 +708,7 @@ pub struct Context {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ResumeEntry {
     /// The interrupt being answered.
     pub interrupt_id: String,
@@ -497,6 +718,26 @@ pub struct ResumeEntry {
     pub payload: Option<Value>,
     /// Envelope information about the response.
     pub metadata: Option<Metadata>,
+}
+
+impl ResumeEntry {
+    /// Answers interrupt `interrupt_id` with `status`, and no payload.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::ResumeEntry;
+    /// use serde_json::json;
+    ///
+    /// let entry = ResumeEntry::new("i1", "cancelled");
+    /// assert_eq!(entry.payload, None);
+    /// assert_eq!(serde_json::to_value(entry).unwrap(), json!({"interruptId": "i1", "status": "cancelled"}));
+    /// ```
+    pub fn new(interrupt_id: impl Into<String>, status: impl Into<String>) -> Self {
+        ResumeEntry {
+            interrupt_id: interrupt_id.into(),
+            status: status.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The request body that starts a run (the client POSTs it; `RUN_STARTED.input` echoes it).
@@ -512,6 +753,7 @@ pub struct ResumeEntry {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RunAgentInput {
     /// The conversation this run belongs to.
     pub thread_id: String,
@@ -533,4 +775,28 @@ pub struct RunAgentInput {
     pub forwarded_props: Option<Value>,
     /// Answers to the interrupts that ended a previous run.
     pub resume: Option<Vec<ResumeEntry>>,
+}
+
+impl RunAgentInput {
+    /// Run `run_id` of thread `thread_id`, with no messages, tools or context yet.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ChatMessage, RunAgentInput, UserContent, UserMessage};
+    /// use serde_json::json;
+    ///
+    /// let mut input = RunAgentInput::new("t", "r");
+    /// input.messages.push(ChatMessage::User(UserMessage::new("u1", UserContent::Text("Hi".into()))));
+    /// assert_eq!(
+    ///     serde_json::to_value(input).unwrap(),
+    ///     json!({"threadId": "t", "runId": "r",
+    ///            "messages": [{"role": "user", "id": "u1", "content": "Hi"}]})
+    /// );
+    /// ```
+    pub fn new(thread_id: impl Into<String>, run_id: impl Into<String>) -> Self {
+        RunAgentInput {
+            thread_id: thread_id.into(),
+            run_id: run_id.into(),
+            ..Default::default()
+        }
+    }
 }

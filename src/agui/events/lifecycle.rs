@@ -12,8 +12,9 @@ use serde_with::skip_serializing_none;
 /// use a2ui_stream::agui::{Event, RunAgentInput, RunStarted};
 /// use serde_json::json;
 ///
-/// let input = RunAgentInput { thread_id: "t".into(), run_id: "r".into(), ..Default::default() };
-/// let started = RunStarted { input: Some(Box::new(input)), ..RunStarted::new("t", "r") };
+/// let input = RunAgentInput::new("t", "r");
+/// let mut started = RunStarted::new("t", "r");
+/// started.input = Some(Box::new(input));
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(started)).unwrap(),
 ///     json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "protocolVersion": "1.0",
@@ -23,6 +24,7 @@ use serde_with::skip_serializing_none;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RunStarted {
     /// Common event fields.
     #[serde(flatten)]
@@ -64,9 +66,7 @@ impl RunStarted {
 /// use serde_json::json;
 ///
 /// assert_eq!(serde_json::to_value(RunOutcome::Success).unwrap(), json!({"type": "success"}));
-/// let paused = RunOutcome::Interrupt {
-///     interrupts: vec![Interrupt { id: "i1".into(), reason: "approval".into(), ..Default::default() }],
-/// };
+/// let paused = RunOutcome::Interrupt { interrupts: vec![Interrupt::new("i1", "approval")] };
 /// assert_eq!(
 ///     serde_json::to_value(paused).unwrap(),
 ///     json!({"type": "interrupt", "interrupts": [{"id": "i1", "reason": "approval"}]})
@@ -90,14 +90,10 @@ pub enum RunOutcome {
 /// use a2ui_stream::agui::Interrupt;
 /// use serde_json::json;
 ///
-/// let interrupt = Interrupt {
-///     id: "i1".into(),
-///     reason: "approval".into(),
-///     message: Some("Book this table?".into()),
-///     tool_call_id: Some("call-1".into()),
-///     expires_at: Some("2030-01-01T00:00:00Z".into()),
-///     ..Default::default()
-/// };
+/// let mut interrupt = Interrupt::new("i1", "approval");
+/// interrupt.message = Some("Book this table?".into());
+/// interrupt.tool_call_id = Some("call-1".into());
+/// interrupt.expires_at = Some("2030-01-01T00:00:00Z".into());
 /// assert_eq!(
 ///     serde_json::to_value(interrupt).unwrap(),
 ///     json!({"id": "i1", "reason": "approval", "message": "Book this table?",
@@ -107,6 +103,7 @@ pub enum RunOutcome {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Interrupt {
     /// The subagent invocation this belongs to.
     pub subagent_run_id: Option<String>,
@@ -126,19 +123,37 @@ pub struct Interrupt {
     pub metadata: Option<Metadata>,
 }
 
+impl Interrupt {
+    /// Interrupt `id`, raised because of `reason`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::Interrupt;
+    /// use serde_json::json;
+    ///
+    /// let interrupt = Interrupt::new("i1", "approval");
+    /// assert_eq!(interrupt.message, None);
+    /// assert_eq!(serde_json::to_value(interrupt).unwrap(), json!({"id": "i1", "reason": "approval"}));
+    /// ```
+    pub fn new(id: impl Into<String>, reason: impl Into<String>) -> Self {
+        Interrupt {
+            id: id.into(),
+            reason: reason.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// Token counts for one provider and model.
 ///
 /// ```
 /// use a2ui_stream::agui::TokenUsage;
 /// use serde_json::json;
 ///
-/// let usage = TokenUsage {
-///     model: Some("gpt-4o".into()),
-///     input_tokens: Some(120),
-///     output_tokens: Some(30),
-///     cached_input_tokens: Some(100),
-///     ..Default::default()
-/// };
+/// let mut usage = TokenUsage::default();
+/// usage.model = Some("gpt-4o".into());
+/// usage.input_tokens = Some(120);
+/// usage.output_tokens = Some(30);
+/// usage.cached_input_tokens = Some(100);
 /// assert_eq!(
 ///     serde_json::to_value(usage).unwrap(),
 ///     json!({"model": "gpt-4o", "inputTokens": 120, "outputTokens": 30, "cachedInputTokens": 100})
@@ -147,6 +162,7 @@ pub struct Interrupt {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TokenUsage {
     /// Which provider served the request.
     pub provider: Option<String>,
@@ -170,12 +186,12 @@ pub struct TokenUsage {
 /// use a2ui_stream::agui::{Event, RunFinished, RunOutcome, TokenUsage};
 /// use serde_json::json;
 ///
-/// let finished = RunFinished {
-///     result: Some(json!({"booked": true})),
-///     outcome: Some(RunOutcome::Success),
-///     usage: Some(vec![TokenUsage { total_tokens: Some(150), ..Default::default() }]),
-///     ..RunFinished::new("t", "r")
-/// };
+/// let mut usage = TokenUsage::default();
+/// usage.total_tokens = Some(150);
+/// let mut finished = RunFinished::new("t", "r");
+/// finished.result = Some(json!({"booked": true}));
+/// finished.outcome = Some(RunOutcome::Success);
+/// finished.usage = Some(vec![usage]);
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(finished)).unwrap(),
 ///     json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "result": {"booked": true},
@@ -185,6 +201,7 @@ pub struct TokenUsage {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RunFinished {
     /// Common event fields.
     #[serde(flatten)]
@@ -230,7 +247,8 @@ impl RunFinished {
 /// use a2ui_stream::agui::{Event, RunError};
 /// use serde_json::json;
 ///
-/// let error = RunError { code: Some("rate_limited".into()), ..RunError::new("Too many requests") };
+/// let mut error = RunError::new("Too many requests");
+/// error.code = Some("rate_limited".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(error)).unwrap(),
 ///     json!({"type": "RUN_ERROR", "message": "Too many requests", "code": "rate_limited"})
@@ -239,6 +257,7 @@ impl RunFinished {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RunError {
     /// Common event fields.
     #[serde(flatten)]
@@ -288,6 +307,7 @@ impl RunError {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StepStarted {
     /// Common event fields.
     #[serde(flatten)]
@@ -330,6 +350,7 @@ impl StepStarted {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StepFinished {
     /// Common event fields.
     #[serde(flatten)]

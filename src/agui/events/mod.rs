@@ -80,8 +80,11 @@ pub type Metadata = Map<String, Value>;
 /// use serde_json::json;
 ///
 /// // The common fields sit beside the event's own fields, not in a nested object.
-/// let meta = Meta { timestamp: Some(1_700_000_000_000), raw_event: Some(json!({"id": 7})), metadata: None };
-/// let end = TextMessageEnd { meta, ..TextMessageEnd::new("m1") };
+/// let mut meta = Meta::default();
+/// meta.timestamp = Some(1_700_000_000_000);
+/// meta.raw_event = Some(json!({"id": 7}));
+/// let mut end = TextMessageEnd::new("m1");
+/// end.meta = meta;
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(end)).unwrap(),
 ///     json!({"type": "TEXT_MESSAGE_END", "messageId": "m1",
@@ -93,6 +96,7 @@ pub type Metadata = Map<String, Value>;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Meta {
     /// When the event was created (milliseconds since the Unix epoch by convention).
     pub timestamp: Option<i64>,

@@ -27,7 +27,7 @@ pub enum ReasoningRole {
 /// use a2ui_stream::agui::{Event, ReasoningStart};
 /// use serde_json::json;
 ///
-/// let start = ReasoningStart { message_id: "r1".into(), ..Default::default() };
+/// let start = ReasoningStart::new("r1");
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(start)).unwrap(),
 ///     json!({"type": "REASONING_START", "messageId": "r1"})
@@ -36,6 +36,7 @@ pub enum ReasoningRole {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningStart {
     /// Common event fields.
     #[serde(flatten)]
@@ -46,6 +47,24 @@ pub struct ReasoningStart {
     pub message_id: String,
 }
 
+impl ReasoningStart {
+    /// Opens reasoning span `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, EventType, ReasoningStart};
+    ///
+    /// let ev = Event::from(ReasoningStart::new("r1"));
+    /// assert_eq!(ev.event_type(), EventType::ReasoningStart);
+    /// assert_eq!(ev, serde_json::from_str(r#"{"type":"REASONING_START","messageId":"r1"}"#).unwrap());
+    /// ```
+    pub fn new(message_id: impl Into<String>) -> Self {
+        ReasoningStart {
+            message_id: message_id.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// `REASONING_MESSAGE_START` fields.
 ///
 /// ```
@@ -53,7 +72,7 @@ pub struct ReasoningStart {
 /// use serde_json::json;
 ///
 /// // The role is always written, and may be left out when reading.
-/// let start = ReasoningMessageStart { message_id: "r1".into(), ..Default::default() };
+/// let start = ReasoningMessageStart::new("r1");
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(start.clone())).unwrap(),
 ///     json!({"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"})
@@ -64,6 +83,7 @@ pub struct ReasoningStart {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningMessageStart {
     /// Common event fields.
     #[serde(flatten)]
@@ -77,17 +97,31 @@ pub struct ReasoningMessageStart {
     pub role: ReasoningRole,
 }
 
+impl ReasoningMessageStart {
+    /// Opens reasoning message `message_id` (its role is always `"reasoning"`).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{ReasoningMessageStart, ReasoningRole};
+    ///
+    /// let start = ReasoningMessageStart::new("r1");
+    /// assert_eq!(start.message_id, "r1");
+    /// assert_eq!(start.role, ReasoningRole::Reasoning);
+    /// ```
+    pub fn new(message_id: impl Into<String>) -> Self {
+        ReasoningMessageStart {
+            message_id: message_id.into(),
+            ..Default::default()
+        }
+    }
+}
+
 /// `REASONING_MESSAGE_CONTENT` fields.
 ///
 /// ```
 /// use a2ui_stream::agui::{Event, ReasoningMessageContent};
 /// use serde_json::json;
 ///
-/// let content = ReasoningMessageContent {
-///     message_id: "r1".into(),
-///     delta: "Check the map first.".into(),
-///     ..Default::default()
-/// };
+/// let content = ReasoningMessageContent::new("r1", "Check the map first.");
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(content)).unwrap(),
 ///     json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Check the map first."})
@@ -96,6 +130,7 @@ pub struct ReasoningMessageStart {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningMessageContent {
     /// Common event fields.
     #[serde(flatten)]
@@ -106,6 +141,29 @@ pub struct ReasoningMessageContent {
     pub message_id: String,
     /// The fragment to append.
     pub delta: String,
+}
+
+impl ReasoningMessageContent {
+    /// A fragment of reasoning message `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::ReasoningMessageContent;
+    ///
+    /// // The deltas of one message concatenate into its text.
+    /// let fragments = [
+    ///     ReasoningMessageContent::new("r1", "Check "),
+    ///     ReasoningMessageContent::new("r1", "the map."),
+    /// ];
+    /// let text: String = fragments.iter().map(|f| f.delta.as_str()).collect();
+    /// assert_eq!(text, "Check the map.");
+    /// ```
+    pub fn new(message_id: impl Into<String>, delta: impl Into<String>) -> Self {
+        ReasoningMessageContent {
+            message_id: message_id.into(),
+            delta: delta.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// `REASONING_MESSAGE_END` fields.
@@ -121,6 +179,7 @@ pub struct ReasoningMessageContent {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningMessageEnd {
     /// Common event fields.
     #[serde(flatten)]
@@ -137,12 +196,11 @@ pub struct ReasoningMessageEnd {
 /// use a2ui_stream::agui::{Event, ReasoningMessageChunk};
 /// use serde_json::json;
 ///
-/// let first = ReasoningMessageChunk {
-///     message_id: Some("r1".into()),
-///     delta: Some("Check ".into()),
-///     ..Default::default()
-/// };
-/// let next = ReasoningMessageChunk { delta: Some("the map.".into()), ..Default::default() };
+/// let mut first = ReasoningMessageChunk::default();
+/// first.message_id = Some("r1".into());
+/// first.delta = Some("Check ".into());
+/// let mut next = ReasoningMessageChunk::default();
+/// next.delta = Some("the map.".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(first)).unwrap(),
 ///     json!({"type": "REASONING_MESSAGE_CHUNK", "messageId": "r1", "delta": "Check "})
@@ -155,6 +213,7 @@ pub struct ReasoningMessageEnd {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningMessageChunk {
     /// Common event fields.
     #[serde(flatten)]
@@ -173,7 +232,7 @@ pub struct ReasoningMessageChunk {
 /// use a2ui_stream::agui::{Event, ReasoningEnd};
 /// use serde_json::json;
 ///
-/// let end = ReasoningEnd { message_id: "r1".into(), ..Default::default() };
+/// let end = ReasoningEnd::new("r1");
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(end)).unwrap(),
 ///     json!({"type": "REASONING_END", "messageId": "r1"})
@@ -182,6 +241,7 @@ pub struct ReasoningMessageChunk {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningEnd {
     /// Common event fields.
     #[serde(flatten)]
@@ -190,6 +250,23 @@ pub struct ReasoningEnd {
     pub subagent_run_id: Option<String>,
     /// The span being closed.
     pub message_id: String,
+}
+
+impl ReasoningEnd {
+    /// Closes reasoning span `message_id`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, ReasoningEnd};
+    ///
+    /// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_END","messageId":"r1"}"#).unwrap();
+    /// assert_eq!(ev, Event::from(ReasoningEnd::new("r1")));
+    /// ```
+    pub fn new(message_id: impl Into<String>) -> Self {
+        ReasoningEnd {
+            message_id: message_id.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// Whether a `REASONING_ENCRYPTED_VALUE` belongs to a message or a tool call.
@@ -219,12 +296,7 @@ pub enum EncryptedValueSubtype {
 /// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
 /// use serde_json::json;
 ///
-/// let value = ReasoningEncryptedValue {
-///     subtype: EncryptedValueSubtype::ToolCall,
-///     entity_id: "call-1".into(),
-///     encrypted_value: "gAAAAB...".into(),
-///     ..Default::default()
-/// };
+/// let value = ReasoningEncryptedValue::new(EncryptedValueSubtype::ToolCall, "call-1", "gAAAAB...");
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(value)).unwrap(),
 ///     json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "tool-call", "entityId": "call-1",
@@ -234,6 +306,7 @@ pub enum EncryptedValueSubtype {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasoningEncryptedValue {
     /// Common event fields.
     #[serde(flatten)]
@@ -246,4 +319,32 @@ pub struct ReasoningEncryptedValue {
     pub entity_id: String,
     /// The provider's opaque artefact.
     pub encrypted_value: String,
+}
+
+impl ReasoningEncryptedValue {
+    /// The opaque artefact `encrypted_value` of the message or tool call `entity_id`, as `subtype` says.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
+    /// use serde_json::json;
+    ///
+    /// let value = ReasoningEncryptedValue::new(EncryptedValueSubtype::Message, "m1", "gAAAAB...");
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(value)).unwrap(),
+    ///     json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "message", "entityId": "m1",
+    ///            "encryptedValue": "gAAAAB..."})
+    /// );
+    /// ```
+    pub fn new(
+        subtype: EncryptedValueSubtype,
+        entity_id: impl Into<String>,
+        encrypted_value: impl Into<String>,
+    ) -> Self {
+        ReasoningEncryptedValue {
+            subtype,
+            entity_id: entity_id.into(),
+            encrypted_value: encrypted_value.into(),
+            ..Default::default()
+        }
+    }
 }

@@ -11,11 +11,8 @@ use serde_with::skip_serializing_none;
 /// use a2ui_stream::agui::{Event, Raw};
 /// use serde_json::json;
 ///
-/// let raw = Raw {
-///     event: json!({"object": "chat.completion.chunk"}),
-///     source: Some("openai".into()),
-///     ..Default::default()
-/// };
+/// let mut raw = Raw::new(json!({"object": "chat.completion.chunk"}));
+/// raw.source = Some("openai".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(raw)).unwrap(),
 ///     json!({"type": "RAW", "event": {"object": "chat.completion.chunk"}, "source": "openai"})
@@ -24,6 +21,7 @@ use serde_with::skip_serializing_none;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Raw {
     /// Common event fields.
     #[serde(flatten)]
@@ -36,13 +34,35 @@ pub struct Raw {
     pub source: Option<String>,
 }
 
+impl Raw {
+    /// Passes the provider-native `event` through, with no source named.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, Raw};
+    /// use serde_json::json;
+    ///
+    /// let raw = Raw::new(json!({"id": 7}));
+    /// assert_eq!(raw.source, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(raw)).unwrap(),
+    ///     json!({"type": "RAW", "event": {"id": 7}})
+    /// );
+    /// ```
+    pub fn new(event: Value) -> Self {
+        Raw {
+            event,
+            ..Default::default()
+        }
+    }
+}
+
 /// `CUSTOM` fields.
 ///
 /// ```
 /// use a2ui_stream::agui::{Custom, Event};
 /// use serde_json::json;
 ///
-/// let custom = Custom { name: "confetti".into(), value: json!({"colour": "gold"}), ..Default::default() };
+/// let custom = Custom::new("confetti", json!({"colour": "gold"}));
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(custom)).unwrap(),
 ///     json!({"type": "CUSTOM", "name": "confetti", "value": {"colour": "gold"}})
@@ -51,6 +71,7 @@ pub struct Raw {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Custom {
     /// Common event fields.
     #[serde(flatten)]
@@ -61,4 +82,27 @@ pub struct Custom {
     pub name: String,
     /// The payload (any JSON value).
     pub value: Value,
+}
+
+impl Custom {
+    /// The application's own event `name`, carrying `value`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Custom, Event, EventType};
+    /// use serde_json::json;
+    ///
+    /// let ev = Event::from(Custom::new("ping", json!(null)));
+    /// assert_eq!(ev.event_type(), EventType::Custom);
+    /// assert_eq!(
+    ///     serde_json::to_value(&ev).unwrap(),
+    ///     json!({"type": "CUSTOM", "name": "ping", "value": null})
+    /// );
+    /// ```
+    pub fn new(name: impl Into<String>, value: Value) -> Self {
+        Custom {
+            name: name.into(),
+            value,
+            ..Default::default()
+        }
+    }
 }

@@ -12,7 +12,7 @@ use serde_with::skip_serializing_none;
 /// use a2ui_stream::agui::{Event, StateSnapshot};
 /// use serde_json::json;
 ///
-/// let snap = StateSnapshot { snapshot: json!({"cart": [], "step": 1}), ..Default::default() };
+/// let snap = StateSnapshot::new(json!({"cart": [], "step": 1}));
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(snap)).unwrap(),
 ///     json!({"type": "STATE_SNAPSHOT", "snapshot": {"cart": [], "step": 1}})
@@ -21,6 +21,7 @@ use serde_with::skip_serializing_none;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StateSnapshot {
     /// Common event fields.
     #[serde(flatten)]
@@ -29,6 +30,28 @@ pub struct StateSnapshot {
     pub subagent_run_id: Option<String>,
     /// The complete new state (any JSON value).
     pub snapshot: Value,
+}
+
+impl StateSnapshot {
+    /// Replaces the agent state with `snapshot`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, StateSnapshot};
+    /// use serde_json::json;
+    ///
+    /// let snap = StateSnapshot::new(json!({"step": 2}));
+    /// assert_eq!(snap.subagent_run_id, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(snap)).unwrap(),
+    ///     json!({"type": "STATE_SNAPSHOT", "snapshot": {"step": 2}})
+    /// );
+    /// ```
+    pub fn new(snapshot: Value) -> Self {
+        StateSnapshot {
+            snapshot,
+            ..Default::default()
+        }
+    }
 }
 
 /// One RFC 6902 JSON Patch operation, tagged by `op`.
@@ -89,13 +112,10 @@ pub enum PatchOp {
 /// use a2ui_stream::agui::{Event, PatchOp, StateDelta};
 /// use serde_json::json;
 ///
-/// let delta = StateDelta {
-///     delta: vec![
-///         PatchOp::Add { path: "/cart/-".into(), value: json!("pizza") },
-///         PatchOp::Remove { path: "/draft".into() },
-///     ],
-///     ..Default::default()
-/// };
+/// let delta = StateDelta::new(vec![
+///     PatchOp::Add { path: "/cart/-".into(), value: json!("pizza") },
+///     PatchOp::Remove { path: "/draft".into() },
+/// ]);
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(delta)).unwrap(),
 ///     json!({"type": "STATE_DELTA", "delta": [
@@ -107,6 +127,7 @@ pub enum PatchOp {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StateDelta {
     /// Common event fields.
     #[serde(flatten)]
@@ -115,6 +136,27 @@ pub struct StateDelta {
     pub subagent_run_id: Option<String>,
     /// The change, as an RFC 6902 patch against the current state.
     pub delta: Vec<PatchOp>,
+}
+
+impl StateDelta {
+    /// Changes the agent state by the RFC 6902 patch `delta`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, PatchOp, StateDelta};
+    /// use serde_json::json;
+    ///
+    /// let delta = StateDelta::new(vec![PatchOp::Replace { path: "/step".into(), value: json!(3) }]);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(delta)).unwrap(),
+    ///     json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/step", "value": 3}]})
+    /// );
+    /// ```
+    pub fn new(delta: Vec<PatchOp>) -> Self {
+        StateDelta {
+            delta,
+            ..Default::default()
+        }
+    }
 }
 
 /// `MESSAGES_SNAPSHOT` fields.
@@ -133,6 +175,7 @@ pub struct StateDelta {
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct MessagesSnapshot {
     /// Common event fields.
     #[serde(flatten)]

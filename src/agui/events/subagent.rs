@@ -11,12 +11,8 @@ use serde_with::skip_serializing_none;
 /// use a2ui_stream::agui::{Event, SubagentStarted};
 /// use serde_json::json;
 ///
-/// let started = SubagentStarted {
-///     subagent_run_id: "sub-1".into(),
-///     name: "researcher".into(),
-///     parent_tool_call_id: Some("call-1".into()),
-///     ..Default::default()
-/// };
+/// let mut started = SubagentStarted::new("sub-1", "researcher");
+/// started.parent_tool_call_id = Some("call-1".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(started)).unwrap(),
 ///     json!({"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "researcher",
@@ -26,6 +22,7 @@ use serde_with::skip_serializing_none;
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SubagentStarted {
     /// Common event fields.
     #[serde(flatten)]
@@ -42,6 +39,29 @@ pub struct SubagentStarted {
     pub parent_tool_call_id: Option<String>,
     /// The message that held the spawning tool call.
     pub parent_message_id: Option<String>,
+}
+
+impl SubagentStarted {
+    /// Announces invocation `subagent_run_id` of the subagent called `name`.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, SubagentStarted};
+    /// use serde_json::json;
+    ///
+    /// let started = SubagentStarted::new("sub-1", "researcher");
+    /// assert_eq!(started.parent_tool_call_id, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(started)).unwrap(),
+    ///     json!({"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "researcher"})
+    /// );
+    /// ```
+    pub fn new(subagent_run_id: impl Into<String>, name: impl Into<String>) -> Self {
+        SubagentStarted {
+            subagent_run_id: subagent_run_id.into(),
+            name: name.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// Why a subagent's segment ended, tagged by `type`.
@@ -79,11 +99,8 @@ pub enum SubagentOutcome {
 /// use a2ui_stream::agui::{Event, SubagentFinished};
 /// use serde_json::json;
 ///
-/// let finished = SubagentFinished {
-///     subagent_run_id: "sub-1".into(),
-///     result: Some(json!("3 venues found")),
-///     ..Default::default()
-/// };
+/// let mut finished = SubagentFinished::new("sub-1");
+/// finished.result = Some(json!("3 venues found"));
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(finished)).unwrap(),
 ///     json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1", "result": "3 venues found"})
@@ -92,6 +109,7 @@ pub enum SubagentOutcome {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SubagentFinished {
     /// Common event fields.
     #[serde(flatten)]
@@ -102,6 +120,28 @@ pub struct SubagentFinished {
     pub result: Option<Value>,
     /// Why the segment ended; absent means success.
     pub outcome: Option<SubagentOutcome>,
+}
+
+impl SubagentFinished {
+    /// Closes invocation `subagent_run_id`, with no result and no outcome (which means success).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, SubagentFinished};
+    /// use serde_json::json;
+    ///
+    /// let finished = SubagentFinished::new("sub-1");
+    /// assert_eq!(finished.outcome, None);
+    /// assert_eq!(
+    ///     serde_json::to_value(Event::from(finished)).unwrap(),
+    ///     json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1"})
+    /// );
+    /// ```
+    pub fn new(subagent_run_id: impl Into<String>) -> Self {
+        SubagentFinished {
+            subagent_run_id: subagent_run_id.into(),
+            ..Default::default()
+        }
+    }
 }
 
 /// `SUBAGENT_ERROR` fields.
@@ -120,6 +160,7 @@ pub struct SubagentFinished {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SubagentError {
     /// Common event fields.
     #[serde(flatten)]

@@ -36,11 +36,9 @@ pub enum TextMessageRole {
 /// use a2ui_stream::agui::{Event, TextMessageRole, TextMessageStart};
 /// use serde_json::json;
 ///
-/// let start = TextMessageStart {
-///     role: Some(TextMessageRole::User),
-///     name: Some("Ada".into()),
-///     ..TextMessageStart::new("m1")
-/// };
+/// let mut start = TextMessageStart::new("m1");
+/// start.role = Some(TextMessageRole::User);
+/// start.name = Some("Ada".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(start)).unwrap(),
 ///     json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "user", "name": "Ada"})
@@ -53,6 +51,7 @@ pub enum TextMessageRole {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TextMessageStart {
     /// Common event fields.
     #[serde(flatten)]
@@ -108,6 +107,7 @@ impl TextMessageStart {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TextMessageContent {
     /// Common event fields.
     #[serde(flatten)]
@@ -148,7 +148,8 @@ impl TextMessageContent {
 /// use a2ui_stream::agui::{Event, TextMessageEnd};
 /// use serde_json::json;
 ///
-/// let end = TextMessageEnd { subagent_run_id: Some("sub-1".into()), ..TextMessageEnd::new("m1") };
+/// let mut end = TextMessageEnd::new("m1");
+/// end.subagent_run_id = Some("sub-1".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(end)).unwrap(),
 ///     json!({"type": "TEXT_MESSAGE_END", "subagentRunId": "sub-1", "messageId": "m1"})
@@ -157,6 +158,7 @@ impl TextMessageContent {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TextMessageEnd {
     /// Common event fields.
     #[serde(flatten)]
@@ -196,13 +198,12 @@ impl TextMessageEnd {
 /// use serde_json::json;
 ///
 /// // The first chunk names the message; a continuation carries only the new text.
-/// let first = TextMessageChunk {
-///     message_id: Some("m1".into()),
-///     role: Some(TextMessageRole::Assistant),
-///     delta: Some("Hel".into()),
-///     ..Default::default()
-/// };
-/// let next = TextMessageChunk { delta: Some("lo".into()), ..Default::default() };
+/// let mut first = TextMessageChunk::default();
+/// first.message_id = Some("m1".into());
+/// first.role = Some(TextMessageRole::Assistant);
+/// first.delta = Some("Hel".into());
+/// let mut next = TextMessageChunk::default();
+/// next.delta = Some("lo".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(first)).unwrap(),
 ///     json!({"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "Hel"})
@@ -215,6 +216,7 @@ impl TextMessageEnd {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TextMessageChunk {
     /// Common event fields.
     #[serde(flatten)]

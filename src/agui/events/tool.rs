@@ -28,10 +28,8 @@ pub enum ToolRole {
 /// use a2ui_stream::agui::{Event, ToolCallStart};
 /// use serde_json::json;
 ///
-/// let start = ToolCallStart {
-///     parent_message_id: Some("m1".into()),
-///     ..ToolCallStart::new("call-1", "search")
-/// };
+/// let mut start = ToolCallStart::new("call-1", "search");
+/// start.parent_message_id = Some("m1".into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(start)).unwrap(),
 ///     json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": "search",
@@ -41,6 +39,7 @@ pub enum ToolRole {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCallStart {
     /// Common event fields.
     #[serde(flatten)]
@@ -96,6 +95,7 @@ impl ToolCallStart {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCallArgs {
     /// Common event fields.
     #[serde(flatten)]
@@ -141,6 +141,7 @@ impl ToolCallArgs {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCallEnd {
     /// Common event fields.
     #[serde(flatten)]
@@ -178,13 +179,12 @@ impl ToolCallEnd {
 /// use a2ui_stream::agui::{Event, ToolCallChunk};
 /// use serde_json::json;
 ///
-/// let first = ToolCallChunk {
-///     tool_call_id: Some("call-1".into()),
-///     tool_call_name: Some("search".into()),
-///     delta: Some(r#"{"q":"#.into()),
-///     ..Default::default()
-/// };
-/// let next = ToolCallChunk { delta: Some(r#""pizza"}"#.into()), ..Default::default() };
+/// let mut first = ToolCallChunk::default();
+/// first.tool_call_id = Some("call-1".into());
+/// first.tool_call_name = Some("search".into());
+/// first.delta = Some(r#"{"q":"#.into());
+/// let mut next = ToolCallChunk::default();
+/// next.delta = Some(r#""pizza"}"#.into());
 /// assert_eq!(
 ///     serde_json::to_value(Event::from(first)).unwrap(),
 ///     json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "call-1", "toolCallName": "search",
@@ -198,6 +198,7 @@ impl ToolCallEnd {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCallChunk {
     /// Common event fields.
     #[serde(flatten)]
@@ -230,6 +231,7 @@ pub struct ToolCallChunk {
 #[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolCallResult {
     /// Common event fields.
     #[serde(flatten)]
