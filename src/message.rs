@@ -115,6 +115,9 @@ pub enum Version {
     /// v0.9: `createSurface`, `updateComponents`, `updateDataModel`, `deleteSurface`, each with
     /// `"version": "v0.9"`; components are flat, `{"id": .., "component": "Type", props..}`.
     V09,
+    /// v1.0: the v0.9 messages (`createSurface` may carry inline `components` and a `dataModel`)
+    /// plus `callRendererFunction` and `agentFunctionResponse`, each with `"version": "v1.0"`.
+    V10,
 }
 
 impl Version {
@@ -125,17 +128,19 @@ impl Version {
     /// use a2ui_stream::Version;
     /// assert_eq!(Version::parse("v0.9"), Some(Version::V09));
     /// assert_eq!(Version::parse("0.8"), Some(Version::V08));
-    /// assert_eq!(Version::parse("1.0"), None);
+    /// assert_eq!(Version::parse("1.0"), Some(Version::V10));
+    /// assert_eq!(Version::parse("2.0"), None);
     /// ```
     pub fn parse(text: &str) -> Option<Version> {
         match text.trim().trim_start_matches('v') {
             "0.8" => Some(Version::V08),
             "0.9" | "0.9.1" => Some(Version::V09),
+            "1.0" => Some(Version::V10),
             _ => None,
         }
     }
 
-    /// The version as catalogs write it: `"0.8"` or `"0.9"`.
+    /// The version as catalogs write it: `"0.8"`, `"0.9"` or `"1.0"`.
     ///
     /// ```
     /// use a2ui_stream::Version;
@@ -145,6 +150,7 @@ impl Version {
         match self {
             Version::V08 => "0.8",
             Version::V09 => "0.9",
+            Version::V10 => "1.0",
         }
     }
 
@@ -158,6 +164,7 @@ impl Version {
         match self {
             Version::V08 => "v0.8",
             Version::V09 => "v0.9",
+            Version::V10 => "v1.0",
         }
     }
 }
@@ -185,6 +192,14 @@ impl Version {
                 MessageKind::DeleteSurface,
                 MessageKind::UpdateDataModel,
             ],
+            Version::V10 => &[
+                MessageKind::CreateSurface,
+                MessageKind::UpdateComponents,
+                MessageKind::DeleteSurface,
+                MessageKind::UpdateDataModel,
+                MessageKind::CallRendererFunction,
+                MessageKind::AgentFunctionResponse,
+            ],
         }
     }
 
@@ -197,7 +212,7 @@ impl Version {
     pub fn begin(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::BeginRendering,
-            Version::V09 => MessageKind::CreateSurface,
+            Version::V09 | Version::V10 => MessageKind::CreateSurface,
         }
     }
 
@@ -210,7 +225,7 @@ impl Version {
     pub fn components(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::SurfaceUpdate,
-            Version::V09 => MessageKind::UpdateComponents,
+            Version::V09 | Version::V10 => MessageKind::UpdateComponents,
         }
     }
 
@@ -223,7 +238,7 @@ impl Version {
     pub fn data(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::DataModelUpdate,
-            Version::V09 => MessageKind::UpdateDataModel,
+            Version::V09 | Version::V10 => MessageKind::UpdateDataModel,
         }
     }
 

@@ -29,7 +29,7 @@ impl Catalog {
                 None,
                 "https://a2ui.org/specification/v0_8/standard_catalog_definition.json",
             ),
-            Version::V09 => (
+            Version::V09 | Version::V10 => (
                 spec_dir.join("v0_9/json/server_to_client.json"),
                 spec_dir.join("v0_9/catalogs/basic/catalog.json"),
                 Some(spec_dir.join("v0_9/json/common_types.json")),

@@ -102,7 +102,7 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
                 )]),
             ),
         ]),
-        Version::V09 => object([
+        Version::V09 | Version::V10 => object([
             ("id", Value::from(id)),
             ("component", Value::from("Row")),
             ("children", Value::Array(Vec::new())),

@@ -31,7 +31,7 @@ impl ProgressiveParser {
         let kind = self.version.data().key();
         let (data, entries) = match self.version {
             Version::V08 => ("contents", true),
-            Version::V09 => ("value", false),
+            Version::V09 | Version::V10 => ("value", false),
         };
         let is_dm = matches!(
             self.json.stack.get(1),
@@ -88,13 +88,13 @@ impl ProgressiveParser {
                 };
                 messages.push(wrap_entries(&sid, path, latest_entries(list)));
             }
-            (Version::V09, Emission::Official) => {
+            (Version::V09 | Version::V10, Emission::Official) => {
                 messages.push(self.v09_keys_changed(kind, sid, &changes));
             }
             (Version::V08, Emission::ChangedOnly) => {
                 v08_entries_changed(&sid, path, &changes, &mut messages);
             }
-            (Version::V09, Emission::ChangedOnly) => {
+            (Version::V09 | Version::V10, Emission::ChangedOnly) => {
                 self.v09_values_changed(kind, sid, &changes, &mut checked, &mut messages);
             }
         }
@@ -249,7 +249,7 @@ impl ProgressiveParser {
                 }
                 _ => {}
             },
-            Version::V09 => {
+            Version::V09 | Version::V10 => {
                 fresh.extend(
                     payload
                         .iter()

@@ -138,7 +138,7 @@ impl Form for String {
     ) -> String {
         let (open, close) = match version {
             Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
-            Version::V09 => (
+            Version::V09 | Version::V10 => (
                 r#"{"updateComponents":{"components":["#,
                 r#","version":"v0.9"}"#,
             ),

@@ -116,7 +116,7 @@ pub(super) fn components_over(
     let kind = version.components().key();
     let map = match version {
         Version::V08 => object_with_only(message, &[kind])?,
-        Version::V09 => object_with_only(message, &[kind, "version"])?,
+        Version::V09 | Version::V10 => object_with_only(message, &[kind, "version"])?,
     };
     if version == Version::V09 {
         set_text(member(map, "version")?, "v0.9");

@@ -332,7 +332,7 @@ impl Validator {
                     plain: shape.plain,
                 }
             }
-            Version::V09 => compile_v09(catalog)?,
+            Version::V09 | Version::V10 => compile_v09(catalog)?,
         };
         Ok(Validator {
             catalog: catalog.unshared(),
@@ -789,7 +789,7 @@ pub(crate) fn wrap_components(version: Version, sid: &str, components: Vec<Value
         Version::V08 => {
             message.insert(version.components().key().to_owned(), Value::Object(update));
         }
-        Version::V09 => {
+        Version::V09 | Version::V10 => {
             message.insert("version".to_owned(), Value::from("v0.9"));
             message.insert(version.components().key().to_owned(), Value::Object(update));
         }
