@@ -271,6 +271,17 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
     }
 }
 
+/// The tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) at the start of `probe`, read in
+/// `dialect`; [`Class::Partial`] when the probe ends inside what may still be it. An opening tag
+/// with attributes is [`Act::OpenTagAttributes`] (its `>` is the caller's to find).
+pub(crate) fn tag_at(probe: &[u8], want: Act, dialect: Dialect) -> Class {
+    let mut c = Cur::new(probe, dialect);
+    match want {
+        Act::CloseBlock => close_tag(&mut c, false),
+        _ => open_tag(&mut c, false, Act::OpenBlock),
+    }
+}
+
 /// The first tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) in `text`, read in `dialect`:
 /// its offset and [`Class::Match`], or the offset of a possible start of it that the end of
 /// `text` cut ([`Class::Partial`], to hold back until more text arrives).
@@ -278,12 +289,7 @@ pub(crate) fn find_tag(text: &[u8], want: Act, dialect: Dialect) -> Option<(usiz
     let mut from = 0;
     while let Some(k) = text.get(from..).and_then(|rest| find_byte(b'<', rest)) {
         let at = from + k;
-        let mut c = Cur::new(text.get(at..).unwrap_or_default(), dialect);
-        let class = match want {
-            Act::CloseBlock => close_tag(&mut c, false),
-            _ => open_tag(&mut c, false, Act::OpenBlock),
-        };
-        match class {
+        match tag_at(text.get(at..).unwrap_or_default(), want, dialect) {
             Class::No => from = at + 1,
             class => return Some((at, class)),
         }

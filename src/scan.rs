@@ -162,6 +162,17 @@ pub(crate) enum Tok {
     Err(ErrorKind),
 }
 
+/// Where the input stopped (see [`Lexer::cut`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Between tokens: closing the open containers makes the value read so far whole.
+    Clean,
+    /// Inside a string value (not a key).
+    InValueString,
+    /// Inside a key, a number or a literal, or after a key before its value.
+    Unfinished,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Num {
     Minus,
@@ -319,6 +330,21 @@ impl Lexer {
     #[inline]
     pub(crate) fn depth(&self) -> usize {
         self.stack.len()
+    }
+
+    /// Where the input stopped, for a reader that shows the value as it stands: between tokens
+    /// where the value read so far is whole once its containers are closed, inside a string
+    /// value, or somewhere nothing can be closed early (a key, a number, a literal, a key
+    /// waiting for its value).
+    pub(crate) fn cut(&self) -> Cut {
+        match self.st {
+            St::KeyOrClose | St::Key | St::Comma | St::ValueOrClose | St::Done => Cut::Clean,
+            St::Value if self.stack.last() == Some(&b'[') => Cut::Clean,
+            St::Str | St::Esc | St::Uni { .. } | St::LowBackslash | St::LowU if !self.key => {
+                Cut::InValueString
+            }
+            _ => Cut::Unfinished,
+        }
     }
 
     /// Whether the string being read (or just ended) is an object key.

@@ -9,6 +9,9 @@
 //! * [`progressive`]: a [`ProgressiveParser`](progressive::ProgressiveParser) turns a response
 //!   arriving in chunks into what a renderer should show after each chunk, following the
 //!   official streaming rules.
+//! * [`direct`]: a [`DirectJsonParser`](direct::DirectJsonParser) streams the direct-JSON
+//!   format of the current SDK (`a2ui-agent-sdk` 0.9.0): each message once it reads, each
+//!   v1.0 component once it closes, on the core's lexer.
 //! * [`response`]: splits a complete model response into prose and A2UI parts, repairing common
 //!   slips in the JSON (smart quotes, trailing commas, a single object instead of a list).
 //!
@@ -16,6 +19,7 @@
 
 pub mod catalog;
 mod data_delta;
+pub mod direct;
 #[cfg(test)]
 mod json_trees;
 mod partial_json;

@@ -1,0 +1,130 @@
+//! Our side of the paired comparison of the direct-JSON parser with the official SDK 0.9.0:
+//! `benches/direct_sdk.py` starts this program and asks it, between two runs of the SDK, for
+//! one sample of ours on the same response.
+//!
+//! Requests come on standard input, one per line: `<response file> <progressive keys, comma
+//! separated>`. The answer is one line: the CPU time of this thread per response in seconds in
+//! official mode and in changed-only mode (each the mean over a batch of responses run for at
+//! least 20 ms, after one not timed), then the bytes each mode emits for the response (text and
+//! messages as JSON). One response is every 4-byte chunk fed to a new parser, what each chunk
+//! returns dropped; making the parser (the validator is compiled once) is outside the clock, as
+//! on the SDK's side.
+//!
+//! Started without `--serve` (as `cargo bench` does with every benchmark), it says what it is
+//! for and stops.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2ui_stream::Version;
+use a2ui_stream::official::catalog::Catalog;
+use a2ui_stream::official::direct::{DirectJsonParser, Part};
+use a2ui_stream::official::progressive::Emission;
+use a2ui_stream::official::validator::Validator;
+use cpu_time::ThreadTime;
+
+const CHUNK: usize = 4;
+
+fn read(path: PathBuf) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON")
+}
+
+fn validator() -> Arc<Validator> {
+    let shared = std::env::var_os("A2UI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let derived = shared.join("a2ui-v1/sdk-derived/v1_0");
+    let catalog = Catalog::new(
+        Version::V10,
+        read(derived.join("agent_to_renderer.json")),
+        read(derived.join("basic_catalog.json")),
+        read(derived.join("common_types.json")),
+    );
+    Arc::new(Validator::new(&catalog).expect("the v1.0 catalog compiles"))
+}
+
+fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + CHUNK).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+fn run(validator: &Arc<Validator>, keys: &[String], mode: Emission, pieces: &[&str]) -> usize {
+    let mut parser = DirectJsonParser::new(Arc::clone(validator), keys.iter().cloned(), mode);
+    let mut out = 0;
+    for piece in pieces {
+        let parts = parser.parse_chunk(piece).expect("the response parses");
+        out += parts.len();
+    }
+    out
+}
+
+fn bytes_out(
+    validator: &Arc<Validator>,
+    keys: &[String],
+    mode: Emission,
+    pieces: &[&str],
+) -> usize {
+    let mut parser = DirectJsonParser::new(Arc::clone(validator), keys.iter().cloned(), mode);
+    let mut n = 0;
+    for piece in pieces {
+        for part in parser.parse_chunk(piece).expect("the response parses") {
+            n += match part {
+                Part::Text(t) => t.len(),
+                Part::A2ui(messages) => serde_json::to_string(&messages).map_or(0, |s| s.len()),
+            };
+        }
+    }
+    n
+}
+
+fn sample(validator: &Arc<Validator>, keys: &[String], mode: Emission, pieces: &[&str]) -> f64 {
+    std::hint::black_box(run(validator, keys, mode, pieces));
+    let start = ThreadTime::now();
+    let mut n = 0u32;
+    while start.elapsed() < Duration::from_millis(20) || n == 0 {
+        std::hint::black_box(run(validator, keys, mode, pieces));
+        n += 1;
+    }
+    start.elapsed().as_secs_f64() / f64::from(n)
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--serve") {
+        println!("direct: timing server for `benches/direct_sdk.py`; nothing to run alone");
+        return;
+    }
+    let validator = validator();
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let mut words = line.split_whitespace();
+        let Some(path) = words.next() else { continue };
+        let keys: Vec<String> = words
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .filter(|k| !k.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let text = std::fs::read_to_string(path).expect("readable response");
+        let pieces = chunks(&text);
+        let official = sample(&validator, &keys, Emission::Official, &pieces);
+        let changed = sample(&validator, &keys, Emission::ChangedOnly, &pieces);
+        let bo = bytes_out(&validator, &keys, Emission::Official, &pieces);
+        let bc = bytes_out(&validator, &keys, Emission::ChangedOnly, &pieces);
+        writeln!(stdout, "{official} {changed} {bo} {bc}").expect("stdout");
+        stdout.flush().expect("stdout");
+    }
+}

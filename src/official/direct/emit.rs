@@ -1,0 +1,279 @@
+//! Which messages of a block are ready and what of them goes out: each message is checked on
+//! its own against the catalog, in order, and goes out when it reads differently from the last
+//! time it went out (whole, or only what is new).
+
+use serde_json::{Map, Value};
+
+use super::block::{Insert, Seg};
+use crate::official::progressive::Emission;
+use crate::official::validator::Validator;
+use crate::{MessageKind, Version};
+
+/// What went out of the current block, message by message.
+#[derive(Debug, Default)]
+pub(super) struct Emitted {
+    /// The last form of each message that went out, by its index in the block.
+    last: Vec<Option<Value>>,
+    /// Messages before this index closed and are ready.
+    ready: usize,
+    /// A closed message was not ready: nothing after it goes out until the block closes.
+    blocked: bool,
+    /// Every message of the block that closed, in order.
+    all: Vec<Value>,
+}
+
+impl Emitted {
+    /// Whether the message at `index` is the next that may go out.
+    pub(super) fn waiting_for(&self, index: usize) -> bool {
+        !self.blocked && self.ready == index
+    }
+
+    /// Whether the message at `index` went out before (in changed-only mode, its later parts go
+    /// out as pieces).
+    pub(super) fn sent(&self, index: usize) -> bool {
+        self.last.get(index).is_some_and(Option::is_some)
+    }
+
+    /// Takes the message at `index` as it reads now (`closed`: whole), and puts what goes out
+    /// in `out`. An error only for a v1.0 component update the catalog rejects, which no later
+    /// chunk can mend.
+    pub(super) fn consider(
+        &mut self,
+        validator: &Validator,
+        mode: Emission,
+        index: usize,
+        message: Value,
+        closed: bool,
+        out: &mut Vec<Value>,
+    ) -> Result<(), String> {
+        if !self.waiting_for(index) || !message.is_object() {
+            if closed {
+                self.blocked |= self.waiting_for(index);
+                self.all.push(message);
+            }
+            return Ok(());
+        }
+        let creates = [MessageKind::CreateSurface, MessageKind::BeginRendering]
+            .iter()
+            .any(|k| message.get(k.key()).is_some());
+        if !closed && creates {
+            // A renderer takes a surface's create message once: it waits until it closes.
+            return Ok(());
+        }
+        let list = Value::Array(vec![message]);
+        let verdict = validator.validate_with(&list, creates);
+        let Value::Array(mut list) = list else {
+            return Ok(());
+        };
+        let Some(message) = list.pop() else {
+            return Ok(());
+        };
+        if let Err(e) = verdict {
+            if validator.catalog().version() >= Version::V10 && has_components(&message) {
+                return Err(e.message().to_owned());
+            }
+            if closed {
+                self.blocked = true;
+                self.all.push(message);
+            }
+            return Ok(());
+        }
+        self.emit(mode, index, &message, out);
+        if closed {
+            self.ready = index + 1;
+            self.all.push(message);
+        }
+        Ok(())
+    }
+
+    /// Changed-only mode, for a message that went out before: what went into it since
+    /// (`inserts`, and the progressive string still arriving, at its path), each new part in a
+    /// message of its own, each checked alone. `false` when something went in that is not a
+    /// component or a data-model value: the caller then takes the message whole.
+    pub(super) fn pieces(
+        &mut self,
+        validator: &Validator,
+        index: usize,
+        inserts: &[Insert],
+        cut: Option<(Vec<Seg>, String)>,
+        out: &mut Vec<Value>,
+    ) -> bool {
+        let Some(Some(envelope)) = self.last.get(index) else {
+            return false;
+        };
+        let Some(parts) = new_pieces(envelope, inserts, cut) else {
+            return false;
+        };
+        for part in parts {
+            let list = Value::Array(vec![part]);
+            if validator.validate_with(&list, false).is_ok()
+                && let Value::Array(mut list) = list
+                && let Some(part) = list.pop()
+            {
+                out.push(part);
+            }
+        }
+        true
+    }
+
+    /// The message at `index` closed after going out piece by piece: it is ready.
+    pub(super) fn closed_in_pieces(&mut self, index: usize, message: Value) {
+        self.ready = index + 1;
+        self.all.push(message);
+    }
+
+    /// The block's messages when it closes: those that closed before, then `closed`.
+    pub(super) fn whole_block(&mut self, closed: Vec<Value>) -> Vec<Value> {
+        let mut all = std::mem::take(&mut self.all);
+        all.extend(closed);
+        all
+    }
+
+    /// What goes out of the whole block at its close: in official mode every message that
+    /// reads differently from its last form sent; in changed-only mode every message not sent
+    /// yet (the others went out piece by piece).
+    pub(super) fn changed_at_close(
+        &mut self,
+        mode: Emission,
+        all: Vec<Value>,
+        out: &mut Vec<Value>,
+    ) {
+        for (index, message) in all.iter().enumerate() {
+            if mode == Emission::ChangedOnly && self.sent(index) {
+                continue;
+            }
+            self.emit(mode, index, message, out);
+        }
+    }
+
+    fn emit(&mut self, mode: Emission, index: usize, message: &Value, out: &mut Vec<Value>) {
+        if self.last.len() <= index {
+            self.last.resize(index + 1, None);
+        }
+        let Some(slot) = self.last.get_mut(index) else {
+            return;
+        };
+        match mode {
+            Emission::ChangedOnly => {
+                // What later pieces need: the message without its components and value.
+                out.push(message.clone());
+                *slot = Some(envelope(message));
+            }
+            _ => {
+                if slot.as_ref() == Some(message) {
+                    return;
+                }
+                out.push(message.clone());
+                *slot = Some(message.clone());
+            }
+        }
+    }
+}
+
+/// `message` without the parts that go out piece by piece (`components`, `value`).
+fn envelope(message: &Value) -> Value {
+    let Some((kind, body)) = body(message) else {
+        return message.clone();
+    };
+    let mut out = message.as_object().cloned().unwrap_or_default();
+    let mut rest = Map::new();
+    for (k, v) in body {
+        if k != "components" && k != "value" {
+            rest.insert(k.clone(), v.clone());
+        }
+    }
+    out.insert(kind.to_owned(), Value::Object(rest));
+    Value::Object(out)
+}
+
+/// The messages that carry what `inserts` (and the cut string) put into a message whose
+/// envelope is `envelope`: the new components in one component update, each data-model value
+/// at its own path. `None` when something else went in.
+fn new_pieces(
+    envelope: &Value,
+    inserts: &[Insert],
+    cut: Option<(Vec<Seg>, String)>,
+) -> Option<Vec<Value>> {
+    let (kind, body) = body(envelope)?;
+    let data = kind == MessageKind::UpdateDataModel.key();
+    let mut components = Vec::new();
+    let mut values = Vec::new();
+    let cut = cut.map(|(path, text)| (path, Value::String(text)));
+    for (path, value) in inserts
+        .iter()
+        .map(|i| (&i.path, &i.value))
+        .chain(cut.as_ref().map(|(p, v)| (p, v)))
+    {
+        match path.as_slice() {
+            [Seg::Key(k), Seg::Key(f), Seg::Index(_)] if k == kind && f == "components" => {
+                components.push(value.clone());
+            }
+            [Seg::Key(k), Seg::Key(f), rest @ ..]
+                if k == kind && f == "value" && data && !rest.is_empty() =>
+            {
+                values.push((pointer(body, rest), value.clone()));
+            }
+            _ => return None,
+        }
+    }
+    let mut out = Vec::new();
+    if !components.is_empty() {
+        let mut message = envelope.clone();
+        set(&mut message, kind, "components", Value::Array(components));
+        out.push(message);
+    }
+    for (path, value) in values {
+        let mut message = envelope.clone();
+        set(&mut message, kind, "path", Value::String(path));
+        set(&mut message, kind, "value", value);
+        out.push(message);
+    }
+    Some(out)
+}
+
+fn set(message: &mut Value, kind: &str, field: &str, value: Value) {
+    if let Some(body) = message.get_mut(kind).and_then(Value::as_object_mut) {
+        body.insert(field.to_owned(), value);
+    }
+}
+
+/// The JSON Pointer of `rest` below the update's own `path`.
+fn pointer(body: &Map<String, Value>, rest: &[Seg]) -> String {
+    let mut out = body
+        .get("path")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim_end_matches('/')
+        .to_owned();
+    for seg in rest {
+        out.push('/');
+        match seg {
+            Seg::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            Seg::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out
+}
+
+/// A v1.0 component update naming its surface with components in it.
+fn has_components(message: &Value) -> bool {
+    message.get("version").is_some_and(Value::is_string)
+        && message
+            .get(MessageKind::UpdateComponents.key())
+            .is_some_and(|body| {
+                body.get("surfaceId").is_some_and(Value::is_string)
+                    && body
+                        .get("components")
+                        .and_then(Value::as_array)
+                        .is_some_and(|c| !c.is_empty())
+            })
+}
+
+/// The body of `message` under its one kind key, and that key.
+fn body(message: &Value) -> Option<(&str, &Map<String, Value>)> {
+    message
+        .as_object()?
+        .iter()
+        .find(|(k, _)| MessageKind::from_key(k.as_bytes()).is_some())
+        .and_then(|(k, v)| Some((k.as_str(), v.as_object()?)))
+}

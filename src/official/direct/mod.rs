@@ -1,0 +1,448 @@
+//! The direct-JSON format of the official SDK (`a2ui-agent-sdk` 0.9.0, `DirectJsonParser`): a
+//! model writes A2UI messages as JSON inside `<a2ui-json>…</a2ui-json>` blocks between
+//! sentences, and a parser hands on, after every chunk, the text and the messages that are
+//! ready, as the conformance suite `direct_json/response_streaming.yaml` states them:
+//!
+//! - **Text** outside a block goes out per chunk, less a trailing run of white space (held, and
+//!   given with the text after it, or dropped when a block follows) and less a tail that may
+//!   begin an open tag. Tags are read in any case, with attributes.
+//! - **A message** goes out once it reads: its open containers closed, a string still arriving
+//!   closed where it stands only under one of the parser's *progressive keys* (never an
+//!   address). A key, an id, a number or a child reference that is cut leaves its message
+//!   unread. A message that reads but that the catalog rejects is not ready either.
+//! - **Components** (from v1.0) go out only once their object closes: a `components` list
+//!   shows the components that closed, and a message whose list has none is not ready.
+//! - **A surface's create message** waits for its object to close, and so do the messages
+//!   after it. Messages wait in order: one that cannot be read holds back those after it.
+//! - **Again when changed**: a message that reads differently after a chunk goes out again, as
+//!   it now stands ([`Emission::Official`]); with [`Emission::ChangedOnly`] it carries only
+//!   what is new (the components that closed since, or the message when it changed
+//!   otherwise), so that output grows with the UI, not with its square.
+//! - **At the close tag** the block is read whole and checked as one payload; a block that
+//!   does not read is an error there ([`ErrorKind::Parse`]), not text.
+//!
+//! The SDK reads the whole block again after every chunk. Here each byte goes through the
+//! core's lexer once (`scan.rs`, with the tags of `framing.rs`); a message is parsed once when
+//! it closes, and the one still arriving is read as it stands only after a chunk that can
+//! change it (a value that closed, a container that opened, a progressive string that grew).
+//!
+//! ```
+//! use a2ui_stream::official::catalog::{Catalog, Version};
+//! use a2ui_stream::official::direct::{DirectJsonParser, Part};
+//! use a2ui_stream::official::validator::Validator;
+//! use a2ui_stream::official::progressive::Emission;
+//! use serde_json::json;
+//! use std::sync::Arc;
+//!
+//! let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!(null));
+//! let validator = Arc::new(Validator::new(&catalog)?);
+//! let mut parser = DirectJsonParser::new(validator, ["text"], Emission::Official);
+//! let mut parts = parser.parse_chunk("Here it is.\n<a2ui-json>[{\"version\": \"v0.9\", ")?;
+//! parts.extend(parser.parse_chunk("\"deleteSurface\": {\"surfaceId\": \"s\"}}]</a2ui-json>")?);
+//! assert_eq!(parts[0], Part::Text("Here it is.".into()));
+//! assert_eq!(parts[1], Part::A2ui(vec![json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}})]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod block;
+mod emit;
+mod response;
+mod text;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::progressive::Emission;
+use super::validator::Validator;
+use crate::Version;
+use block::{Block, Fed, Insert};
+use emit::Emitted;
+
+pub use response::{RawPart, parse_response, unwrap, wrap};
+
+/// One part of what a chunk yields: text, or the messages that became ready.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// Conversational text outside blocks.
+    Text(String),
+    /// Messages, in the order a renderer applies them.
+    A2ui(Vec<Value>),
+}
+
+/// Why a response could not be parsed.
+///
+/// ```
+/// use a2ui_stream::official::direct::ErrorKind;
+/// assert_ne!(ErrorKind::Parse, ErrorKind::Validation);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A block does not read as JSON, or is empty.
+    Parse,
+    /// A block's messages break the catalog's rules.
+    Validation,
+}
+
+/// An error of the direct-JSON parser: its kind, where in the response, and what happened.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::direct::{DirectJsonParser, ErrorKind};
+/// use a2ui_stream::official::progressive::Emission;
+/// use a2ui_stream::official::validator::Validator;
+/// use std::sync::Arc;
+/// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+/// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
+/// let err = parser.parse_chunk("<a2ui-json>not json</a2ui-json>").unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (ErrorKind::Parse, 11));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    offset: u64,
+    message: String,
+}
+
+impl Error {
+    fn new(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The byte of the response where it went wrong.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// What went wrong, in words.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The streaming parser; see the [module documentation](self).
+#[derive(Debug)]
+pub struct DirectJsonParser {
+    validator: Arc<Validator>,
+    progressive: HashSet<String>,
+    mode: Emission,
+    /// `None` until the first chunk; then whether the response is wrapped in tags.
+    wrapped: bool,
+    /// Inside a block: its payload so far.
+    block: Option<Block>,
+    /// Where the current block's payload starts in the response.
+    block_at: u64,
+    /// Bytes held back from the last chunk (a possible tag start).
+    held: String,
+    run: text::Run,
+    emitted: Emitted,
+    /// Bytes of the response taken so far.
+    fed: u64,
+}
+
+impl DirectJsonParser {
+    /// A parser for one response, checking messages with `validator`'s catalog, closing strings
+    /// early only under `progressive_keys`, emitting in `mode`.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use serde_json::json;
+    /// # let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), ["greeting"], Emission::Official);
+    /// let parts = parser.parse_chunk(r#"<a2ui-json>[{"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"#)?;
+    /// assert_eq!(parts, [Part::A2ui(vec![json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"}}})])]);
+    /// # use std::sync::Arc;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new<K: Into<String>>(
+        validator: Arc<Validator>,
+        progressive_keys: impl IntoIterator<Item = K>,
+        mode: Emission,
+    ) -> DirectJsonParser {
+        DirectJsonParser {
+            validator,
+            progressive: progressive_keys.into_iter().map(Into::into).collect(),
+            mode,
+            wrapped: true,
+            block: None,
+            block_at: 0,
+            held: String::new(),
+            run: text::Run::default(),
+            emitted: Emitted::default(),
+            fed: 0,
+        }
+    }
+
+    /// A parser for a response that is all payload, with no tags (a tool call's arguments, a
+    /// structured output).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use serde_json::json;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official).unwrapped();
+    /// let parts = parser.parse_chunk(r#"[{"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}]"#)?;
+    /// assert_eq!(parts.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn unwrapped(mut self) -> DirectJsonParser {
+        self.wrapped = false;
+        self.block = Some(self.new_block());
+        self
+    }
+
+    fn new_block(&self) -> Block {
+        let mut block = Block::new(self.validator.catalog().version() >= Version::V10);
+        if self.mode == Emission::ChangedOnly {
+            block.note_inserts();
+        }
+        block
+    }
+
+    /// Takes the next chunk of the response; returns what it made ready.
+    ///
+    /// An error ends the block it is in: the parts the chunk made ready before it are lost
+    /// with it, and the parser goes on with the text after the block.
+    pub fn parse_chunk(&mut self, chunk: &str) -> Result<Vec<Part>, Error> {
+        let mut parts = Vec::new();
+        let joined;
+        let input: &str = if self.held.is_empty() {
+            chunk
+        } else {
+            joined = std::mem::take(&mut self.held) + chunk;
+            &joined
+        };
+        // Where `input` starts in the response.
+        let base = self.fed.saturating_sub(self.held_len_before(chunk, input));
+        self.fed = self.fed.saturating_add(chunk.len() as u64);
+        let mut rest = input;
+        while !rest.is_empty() {
+            let at = base + (input.len() - rest.len()) as u64;
+            if self.block.is_some() {
+                rest = self.in_block(rest, at, &mut parts)?;
+                continue;
+            }
+            match text::open_tag(rest.as_bytes()) {
+                Some((pos, Some(len))) => {
+                    if let Some(t) = rest.get(..pos).and_then(|t| self.run.take(t)) {
+                        parts.push(Part::Text(t));
+                    }
+                    self.run.reset();
+                    self.block = Some(self.new_block());
+                    self.block_at = at + (pos + len) as u64;
+                    rest = rest.get(pos + len..).unwrap_or_default();
+                }
+                found => {
+                    let hold = found.map_or(rest.len(), |(pos, _)| pos);
+                    if let Some(t) = rest.get(..hold).and_then(|t| self.run.take(t)) {
+                        parts.push(Part::Text(t));
+                    }
+                    self.held = rest.get(hold..).unwrap_or_default().to_owned();
+                    rest = "";
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    /// How many bytes of `input` were held from before `chunk`.
+    fn held_len_before(&self, chunk: &str, input: &str) -> u64 {
+        (input.len() - chunk.len()) as u64
+    }
+
+    /// Block text: read, emit what became ready; at the close tag, the block whole. Returns the
+    /// text after the block (or nothing).
+    fn in_block<'a>(
+        &mut self,
+        rest: &'a str,
+        at: u64,
+        parts: &mut Vec<Part>,
+    ) -> Result<&'a str, Error> {
+        let Some(block) = self.block.as_mut() else {
+            return Ok("");
+        };
+        match block.feed(rest.as_bytes()) {
+            Fed::Payload => {
+                self.ready(parts)?;
+                Ok("")
+            }
+            Fed::Hold(k) => {
+                self.ready(parts)?;
+                self.held = rest.get(k..).unwrap_or_default().to_owned();
+                Ok("")
+            }
+            Fed::Closed { at: k, len } => {
+                if self.mode == Emission::ChangedOnly {
+                    self.ready(parts)?;
+                }
+                let block = self.block.take();
+                let after = rest.get(k + len..).unwrap_or_default();
+                let result = match block {
+                    Some(mut block) => self.close(&mut block, at + k as u64, parts),
+                    None => Ok(()),
+                };
+                self.emitted = Emitted::default();
+                result.map(|()| after)
+            }
+        }
+    }
+
+    /// After a chunk inside a block: the messages that became ready, or changed.
+    fn ready(&mut self, parts: &mut Vec<Part>) -> Result<(), Error> {
+        let Some(block) = self.block.as_mut() else {
+            return Ok(());
+        };
+        let mut out = Vec::new();
+        let progressive = &self.progressive;
+        let heal = |k: &str| progressive.contains(k);
+        let pieces = self.mode == Emission::ChangedOnly;
+        let inserts = block.take_inserts();
+        let mine = |index: usize| -> Vec<Insert> {
+            inserts
+                .iter()
+                .filter(|i| i.message == index)
+                .cloned()
+                .collect()
+        };
+        let invalid = |e: String| Error::new(ErrorKind::Validation, self.block_at, e);
+        let (first, closed) = block.take_closed();
+        for (k, message) in closed.into_iter().enumerate() {
+            let index = first + k;
+            if pieces
+                && self.emitted.sent(index)
+                && self.emitted.waiting_for(index)
+                && self
+                    .emitted
+                    .pieces(&self.validator, index, &mine(index), None, &mut out)
+            {
+                self.emitted.closed_in_pieces(index, message);
+                continue;
+            }
+            self.emitted
+                .consider(&self.validator, self.mode, index, message, true, &mut out)
+                .map_err(invalid)?;
+        }
+        if let Some(index) = block.open_index()
+            && block.changed()
+            && self.emitted.waiting_for(index)
+        {
+            let in_pieces = pieces && self.emitted.sent(index) && {
+                let cut = block
+                    .cut_string(&heal)
+                    .map(|text| (block.cut_string_path(), text));
+                self.emitted
+                    .pieces(&self.validator, index, &mine(index), cut, &mut out)
+            };
+            if !in_pieces && let Some(message) = block.standing(&heal) {
+                self.emitted
+                    .consider(&self.validator, self.mode, index, message, false, &mut out)
+                    .map_err(invalid)?;
+            }
+        }
+        if !out.is_empty() {
+            parts.push(Part::A2ui(out));
+        }
+        Ok(())
+    }
+
+    /// The close tag at `at`: the block read whole and checked as one payload.
+    fn close(&mut self, block: &mut Block, at: u64, parts: &mut Vec<Part>) -> Result<(), Error> {
+        if let Some((offset, why)) = block.broken() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                self.block_at + offset,
+                format!("The direct JSON block is not JSON: {why}"),
+            ));
+        }
+        if block.empty() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                at,
+                "The direct JSON block is empty.",
+            ));
+        }
+        if !block.complete() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                at,
+                "The direct JSON block is not JSON: unexpected end of the JSON text",
+            ));
+        }
+        let (_, closed) = block.take_closed();
+        let messages = self.emitted.whole_block(closed);
+        self.validator
+            .validate(&Value::Array(messages.clone()))
+            .map_err(|e| Error::new(ErrorKind::Validation, self.block_at, e.message()))?;
+        let mut out = Vec::new();
+        self.emitted.changed_at_close(self.mode, messages, &mut out);
+        if !out.is_empty() {
+            parts.push(Part::A2ui(out));
+        }
+        Ok(())
+    }
+
+    /// Ends the response: the text held back (a possible tag start that never finished) goes
+    /// out; a block left open is an error.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
+    /// assert_eq!(parser.parse_chunk("1 <a2ui")?, [Part::Text("1".into())]);
+    /// assert_eq!(parser.finish()?, [Part::Text(" <a2ui".into())]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn finish(&mut self) -> Result<Vec<Part>, Error> {
+        let mut parts = Vec::new();
+        if !self.wrapped
+            && let Some(mut block) = self.block.take()
+        {
+            self.close(&mut block, self.fed, &mut parts)?;
+            return Ok(parts);
+        }
+        if self.block.take().is_some() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                self.fed,
+                "The response ended inside a direct JSON block.",
+            ));
+        }
+        let held = std::mem::take(&mut self.held);
+        if let Some(t) = self.run.take(&held) {
+            parts.push(Part::Text(t));
+        }
+        Ok(parts)
+    }
+}
