@@ -1,6 +1,7 @@
 //! Runs the official A2UI conformance suites (`streaming_parser.yaml`, `parser.yaml`,
 //! `validator.yaml`) from `../shared/a2ui/conformance` (or `$A2UI_SHARED/a2ui/conformance`),
-//! prints `N passed, N failed` for each, and fails on any failure.
+//! and the v1.0 validator suite (`core/validator_v1_0.yaml`) from `../shared/a2ui-v1`, prints
+//! `N passed, N failed` for each, and fails on any failure.
 #![cfg(feature = "official")]
 
 #[path = "conformance/parser_suite.rs"]
@@ -11,6 +12,8 @@ mod streaming_suite;
 mod suite;
 #[path = "conformance/validator_suite.rs"]
 mod validator_suite;
+#[path = "conformance/validator_v1_suite.rs"]
+mod validator_v1_suite;
 
 use std::path::PathBuf;
 
@@ -61,4 +64,26 @@ fn official_conformance_suites() {
         + report("parser.yaml", &parser)
         + report("validator.yaml", &validator);
     assert_eq!(failures, 0, "conformance failures");
+}
+
+#[cfg_attr(
+    not(a2ui_shared),
+    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
+)]
+#[test]
+fn official_v1_0_validator_suite() {
+    let Some(shared) =
+        support::shared_root().filter(|s| s.join(validator_v1_suite::FILE).is_file())
+    else {
+        support::say("skipping the v1.0 validator suite: ../shared/a2ui-v1 not found");
+        return;
+    };
+    let results = validator_v1_suite::run(&shared);
+    assert_eq!(
+        results.len(),
+        11,
+        "core/validator_v1_0.yaml should hold 11 cases"
+    );
+    let failures = report("core/validator_v1_0.yaml", &results);
+    assert_eq!(failures, 0, "v1.0 validator suite failures");
 }

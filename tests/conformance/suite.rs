@@ -1,4 +1,4 @@
-//! What the three suite runners share: loading a suite file, naming its cases, and matching
+//! What the suite runners share: loading a suite file, naming its cases, and matching
 //! an error message against a case's `expect_error` pattern.
 
 use std::path::Path;
@@ -12,9 +12,17 @@ pub fn run(
     file: &str,
     run_case: impl Fn(&Value) -> Result<(), String>,
 ) -> Vec<(String, Result<(), String>)> {
-    let cases = match load(&conformance_dir.join("suites").join(file)) {
+    run_file(&conformance_dir.join("suites").join(file), run_case)
+}
+
+/// One result per case of the suite at `path`, as [`run`] makes them.
+pub fn run_file(
+    path: &Path,
+    run_case: impl Fn(&Value) -> Result<(), String>,
+) -> Vec<(String, Result<(), String>)> {
+    let cases = match load(path) {
         Ok(cases) => cases,
-        Err(e) => return vec![(file.to_owned(), Err(e))],
+        Err(e) => return vec![(path.display().to_string(), Err(e))],
     };
     cases
         .iter()

@@ -59,9 +59,11 @@ fn check(outcome: Result<(), ValidationError>, expect: Option<&str>) -> Result<(
 
 /// The error's kind is the rule its words name (the words are the reference implementation's;
 /// the kind is what a program reads).
-fn kind_fits(e: &ValidationError) -> Result<(), String> {
+pub fn kind_fits(e: &ValidationError) -> Result<(), String> {
     let words = [
         ("Validation failed", ErrorKind::Schema),
+        ("Dangling reference", ErrorKind::DanglingReference),
+        ("Circular component reference", ErrorKind::Cycle),
         ("Duplicate component ID", ErrorKind::DuplicateId),
         ("Missing root component", ErrorKind::MissingRoot),
         ("Self-reference detected", ErrorKind::SelfReference),

@@ -9,7 +9,9 @@ use jsonschema::{Draft, Registry, Resource};
 use serde_json::{Map, Value};
 
 use super::free::Plain;
-use super::{Compiled, DEFAULT_BASE, ErrorKind, V09_MESSAGE_DEFS, ValidationError};
+use super::{
+    Compiled, DEFAULT_BASE, ErrorKind, V09_MESSAGE_DEFS, V10_MESSAGE_DEFS, ValidationError,
+};
 use crate::MessageKind;
 use crate::hash::QuickMap;
 use crate::official::catalog::Catalog;
@@ -323,14 +325,20 @@ pub(super) fn compile_v09(catalog: &Catalog) -> Result<Compiled, ValidationError
             sibling(&base, "common_types.json"),
             with_draft(catalog.common_types_schema()),
         ),
-        (catalog_uri.clone(), with_draft(catalog.catalog_schema())),
+        (
+            catalog_uri.clone(),
+            with_draft(&theme_in_defs(catalog.catalog_schema())),
+        ),
     ];
     if !is_empty_schema(s2c) {
         resources.push((s2c_uri.clone(), with_draft(s2c)));
     }
     if let Some(id) = catalog.catalog_id() {
         if id != catalog_uri && (id.starts_with("https://") || id.starts_with("http://")) {
-            resources.push((id.to_owned(), with_draft(catalog.catalog_schema())));
+            resources.push((
+                id.to_owned(),
+                with_draft(&theme_in_defs(catalog.catalog_schema())),
+            ));
         }
     }
     let registry = build_registry(resources)?;
@@ -365,4 +373,199 @@ pub(super) fn compile_v09(catalog: &Catalog) -> Result<Compiled, ValidationError
         messages,
         components,
     })
+}
+
+/// The v1.0 definition that says what one component is, in the message schema.
+const V10_COMPONENT_DEF: &str = "Component";
+/// Where the v1.0 message schema's component definition names the catalog's components.
+const V10_ANY_COMPONENT: &str = "catalog.json#/$defs/anyComponent";
+/// The name, beside the message schema, of the document holding each component's check.
+const V10_COMPONENTS_DOC: &str = "a2ui-stream-components.json";
+
+/// The v1.0 checks: each message definition with its components left open (they are checked
+/// one by one), and each component of the catalog as the message schema's `Component`
+/// definition says, with the catalog's schema of that component in place of the union of them
+/// all (every component schema names its own type, so the union and the one picked by name
+/// accept the same).
+pub(super) fn compile_v10(catalog: &Catalog) -> Result<Compiled, ValidationError> {
+    let s2c = catalog.s2c_schema();
+    let base = s2c
+        .get("$id")
+        .and_then(Value::as_str)
+        .unwrap_or(DEFAULT_BASE)
+        .to_owned();
+    let s2c_uri = if s2c.get("$id").is_some() {
+        base.clone()
+    } else {
+        sibling(&base, "agent_to_renderer.json")
+    };
+    let catalog_uri = sibling(&base, "catalog.json");
+    let common_uri = sibling(&base, "common_types.json");
+    let catalog_doc = with_draft(&completed_catalog(catalog.catalog_schema()));
+    let common_doc = with_draft(catalog.common_types_schema());
+    let mut resources = vec![
+        (common_uri.clone(), common_doc.clone()),
+        (catalog_uri.clone(), catalog_doc.clone()),
+    ];
+    // The catalog's own references (`common_types.json#/...`) are read from where it says it is.
+    let own_ids = [
+        catalog.catalog_schema().get("$id").and_then(Value::as_str),
+        catalog.catalog_id(),
+    ];
+    for id in own_ids.into_iter().flatten() {
+        if id.starts_with("https://") || id.starts_with("http://") {
+            let commons = sibling(id, "common_types.json");
+            if resources.iter().all(|(uri, _)| *uri != commons) {
+                resources.push((commons, common_doc.clone()));
+            }
+            if resources.iter().all(|(uri, _)| uri != id) {
+                resources.push((id.to_owned(), catalog_doc.clone()));
+            }
+        }
+    }
+    let has_s2c = !is_empty_schema(s2c);
+    let component_def = s2c
+        .pointer(&format!("/$defs/{V10_COMPONENT_DEF}"))
+        .filter(|_| has_s2c);
+    if has_s2c {
+        let mut envelope = with_draft(s2c);
+        if let Some(def) = envelope.pointer_mut(&format!("/$defs/{V10_COMPONENT_DEF}")) {
+            *def = Value::Bool(true);
+        }
+        resources.push((s2c_uri.clone(), envelope));
+    }
+    let known: Vec<String> = catalog
+        .catalog_schema()
+        .get("components")
+        .and_then(Value::as_object)
+        .map(|known| known.keys().cloned().collect())
+        .unwrap_or_default();
+    let components_uri = sibling(&base, V10_COMPONENTS_DOC);
+    let mut by_name = Map::new();
+    for name in &known {
+        let own = Value::String(format!("catalog.json#/components/{}", escape_pointer(name)));
+        let check = match component_def {
+            Some(def) => with_ref_replaced(def, V10_ANY_COMPONENT, &own),
+            None => serde_json::json!({ "$ref": own }),
+        };
+        by_name.insert(name.clone(), check);
+    }
+    let mut components_doc = Map::new();
+    components_doc.insert("$defs".to_owned(), Value::Object(by_name));
+    resources.push((
+        components_uri.clone(),
+        with_draft(&Value::Object(components_doc)),
+    ));
+    let registry = build_registry(resources)?;
+    let build = |reference: String| {
+        jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .with_registry(&registry)
+            .build(&serde_json::json!({ "$ref": reference }))
+            .map_err(schema_error)
+    };
+    let mut messages = HashMap::new();
+    if let Some(defs) = s2c
+        .get("$defs")
+        .and_then(Value::as_object)
+        .filter(|_| has_s2c)
+    {
+        for (_, def) in V10_MESSAGE_DEFS {
+            if defs.contains_key(def) {
+                messages.insert(def, build(format!("{s2c_uri}#/$defs/{def}"))?);
+            }
+        }
+    }
+    let mut components = QuickMap::default();
+    for name in known {
+        let reference = format!("{components_uri}#/$defs/{}", escape_pointer(&name));
+        components.insert(name, build(reference)?);
+    }
+    Ok(Compiled::V10 {
+        has_s2c,
+        messages,
+        components,
+    })
+}
+
+/// `schema` with every `{"$ref": from}` pointing at `to` instead.
+fn with_ref_replaced(schema: &Value, from: &str, to: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = if k == "$ref" && v.as_str() == Some(from) {
+                        to.clone()
+                    } else {
+                        with_ref_replaced(v, from, to)
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|i| with_ref_replaced(i, from, to))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A v1.0 catalog as the message and common-type schemas read it: with the unions they refer
+/// to (`$defs/anyComponent`, `$defs/anyFunction`) made from its components and functions when
+/// it does not write them, and a top-level `theme` also as `$defs/theme`.
+fn completed_catalog(catalog: &Value) -> Value {
+    let Value::Object(map) = catalog else {
+        return catalog.clone();
+    };
+    let mut map = map.clone();
+    let union = |key: &str| -> Value {
+        let names: Vec<Value> = map
+            .get(key)
+            .and_then(Value::as_object)
+            .map(|entries| {
+                entries
+                    .keys()
+                    .map(|name| serde_json::json!({"$ref": format!("#/{key}/{}", escape_pointer(name))}))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if names.is_empty() {
+            Value::Bool(false)
+        } else {
+            serde_json::json!({ "oneOf": names })
+        }
+    };
+    let any_component = union("components");
+    let any_function = union("functions");
+    let defs = map
+        .entry("$defs")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(defs) = defs {
+        defs.entry("anyComponent").or_insert(any_component);
+        defs.entry("anyFunction").or_insert(any_function);
+    }
+    theme_in_defs(&Value::Object(map))
+}
+
+/// A catalog whose theme schema is written at the top (`theme`), as some catalogs write it,
+/// also at `$defs/theme`, where the message schemas refer to it.
+fn theme_in_defs(catalog: &Value) -> Value {
+    let Value::Object(map) = catalog else {
+        return catalog.clone();
+    };
+    let Some(theme) = map.get("theme") else {
+        return catalog.clone();
+    };
+    let mut map = map.clone();
+    let theme = theme.clone();
+    let defs = map
+        .entry("$defs")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(defs) = defs {
+        defs.entry("theme").or_insert(theme);
+    }
+    Value::Object(map)
 }

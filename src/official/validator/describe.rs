@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
+use super::{DetailCode, ErrorDetail};
+
 pub(super) fn push_schema_errors(
     schema: &jsonschema::Validator,
     instance: &Value,
@@ -17,21 +19,67 @@ pub(super) fn push_schema_errors(
     }
     for err in schema.iter_errors(instance) {
         let path = dotted_path(err.instance_path().as_str());
-        let mut message = describe(&err);
-        let closed = message.contains("Unevaluated properties are not allowed")
-            || message.contains("Additional properties are not allowed");
-        if closed {
-            if let (Some(open), Some(close)) = (message.find('('), message.rfind(')')) {
-                if open < close {
-                    message = message.get(open + 1..close).unwrap_or_default().to_owned();
-                }
+        out.push(located(base, &path, &worded(&err)));
+    }
+}
+
+/// `base.path: message`, or `base: message` at the top.
+fn located(base: &str, path: &str, message: &str) -> String {
+    if path.is_empty() {
+        format!("{base}: {message}")
+    } else {
+        format!("{base}.{path}: {message}")
+    }
+}
+
+/// The error in words, a closed object's unexpected members named alone.
+fn worded(err: &jsonschema::ValidationError<'_>) -> String {
+    let message = describe(err);
+    let closed = message.contains("Unevaluated properties are not allowed")
+        || message.contains("Additional properties are not allowed");
+    if closed {
+        if let (Some(open), Some(close)) = (message.find('('), message.rfind(')')) {
+            if open < close {
+                return message.get(open + 1..close).unwrap_or_default().to_owned();
             }
         }
-        if path.is_empty() {
-            out.push(format!("{base}: {message}"));
-        } else {
-            out.push(format!("{base}.{path}: {message}"));
-        }
+    }
+    message
+}
+
+/// Like [`push_schema_errors`], and each error as a detail too: placed at `detail_base` and
+/// the path within `instance` (a missing member at its own place), with the code of the
+/// keyword that failed.
+pub(super) fn push_schema_details(
+    schema: &jsonschema::Validator,
+    instance: &Value,
+    base: &str,
+    detail_base: &str,
+    out: &mut Vec<String>,
+    details: &mut Vec<ErrorDetail>,
+) {
+    if schema.is_valid(instance) {
+        return;
+    }
+    for err in schema.iter_errors(instance) {
+        let path = dotted_path(err.instance_path().as_str());
+        let message = worded(&err);
+        out.push(located(base, &path, &message));
+        let mut place: Vec<&str> = [detail_base, path.as_str()]
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect();
+        let (code, missing) = match err.kind() {
+            ValidationErrorKind::Required { property } => {
+                (DetailCode::MissingField, property.as_str())
+            }
+            ValidationErrorKind::Type { .. } => (DetailCode::TypeMismatch, None),
+            ValidationErrorKind::AdditionalProperties { .. }
+            | ValidationErrorKind::UnevaluatedProperties { .. } => (DetailCode::ExtraField, None),
+            _ => (DetailCode::InvalidValue, None),
+        };
+        place.extend(missing);
+        details.push(ErrorDetail::new(place.join("."), code, message));
     }
 }
 

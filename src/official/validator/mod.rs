@@ -10,7 +10,12 @@
 //!    component of an `updateComponents` against its catalog schema; all errors are reported,
 //!    one per line, as `messages[i].<path>: <message>`. Messages use the wording of Python's
 //!    `jsonschema` (`'version' is a required property`, `123 is not of type 'string'`,
-//!    `'v0.9' was expected`, ...).
+//!    `'v0.9' was expected`, ...). v1.0: as v0.9, with its six messages (`callRendererFunction`
+//!    and `agentFunctionResponse` too) and the components a `createSurface` may carry; each
+//!    component is checked as the message schema's `Component` definition says (the common
+//!    members, its catalog schema, nothing else), its id must be a Unicode identifier (UAX #31)
+//!    and a `catalogId` it names must be the catalog's; every fault is also a detail with a
+//!    place and a code ([`ValidationError::details`]).
 //! 2. **Integrity**, for every component list: `Duplicate component ID: <id>`, `Missing root
 //!    component: No component has id='<root>'`, `Component '<a>' references non-existent
 //!    component '<b>' in field '<f>'`, `Self-reference detected: ...`, `Circular reference
@@ -20,7 +25,9 @@
 //!    depth > 5` and `Invalid path syntax: '<path>'`.
 //!
 //! The root of a surface is named by its `beginRendering` (v0.8) or is `root` once a
-//! `createSurface` (v0.9) for it is in the same list. A component list whose surface is not
+//! `createSurface` (v0.9, v1.0) for it is in the same list; the components a v1.0
+//! `createSurface` carries are a list begun from `root`. v1.0 binds data with `@path` and calls
+//! functions with `@call`, whose paths and depth are checked as `path` and `call` are. A component list whose surface is not
 //! begun in the list is an incremental update: its root, references and orphans are not checked,
 //! but duplicates, self-references and cycles still are. With `strict_integrity` off
 //! ([`Validator::validate_with`]) the root, dangling-reference and orphan checks are skipped.
@@ -65,17 +72,20 @@ use crate::hash::QuickMap;
 
 mod compile;
 mod describe;
+mod error;
 mod free;
 mod paths;
 mod topology;
+mod v10;
 
 use crate::MessageKind;
 use crate::official::partial_json::Slot;
-use compile::{compile_v08, compile_v09};
+use compile::{compile_v08, compile_v09, compile_v10};
 use describe::{describe, push_schema_errors, py_repr, sub_errors};
+pub use error::{DetailCode, ErrorDetail, ErrorKind, ValidationError};
 pub(crate) use free::Likeness;
 use free::Plain;
-use paths::traverse;
+use paths::{Keys, traverse};
 pub use paths::{check_depth_and_paths, is_valid_data_path};
 #[cfg(test)]
 use topology::analyze_topology;
@@ -106,138 +116,6 @@ pub const MAX_FUNC_CALL_DEPTH: usize = 5;
 
 const DEFAULT_ROOT: &str = "root";
 const DEFAULT_BASE: &str = "https://a2ui.org/";
-
-/// A message list failed validation; [`message`](ValidationError::message) says why, in the
-/// reference implementation's words.
-///
-/// ```
-/// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::validator::Validator;
-/// use serde_json::json;
-/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {}}), json!(null));
-/// let validator = Validator::new(&catalog)?;
-/// let twice = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
-///     {"id": "x", "component": {"Text": {}}}, {"id": "x", "component": {"Text": {}}}]}}]);
-/// let err = validator.validate(&twice).unwrap_err();
-/// assert_eq!(err.to_string(), "Duplicate component ID: x");
-/// assert_eq!(err.component(), None);
-/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ValidationError {
-    kind: ErrorKind,
-    message: String,
-    /// The component the fault is in, for a self-reference, a cycle or a chain too deep.
-    component: Option<String>,
-}
-
-/// Which rule a [`ValidationError`] reports.
-///
-/// ```
-/// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::validator::{ErrorKind, Validator};
-/// use serde_json::json;
-/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {"Text": {}}}), json!(null));
-/// let validator = Validator::new(&catalog)?;
-/// let twice = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
-///     {"id": "x", "component": {"Text": {}}}, {"id": "x", "component": {"Text": {}}}]}}]);
-/// assert_eq!(validator.validate(&twice).unwrap_err().kind(), ErrorKind::DuplicateId);
-/// let begin = json!({"beginRendering": {"surfaceId": "s", "root": "r"}});
-/// let text = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
-///     {"id": "t", "component": {"Text": {}}}]}});
-/// let err = validator.validate(&json!([begin, text])).unwrap_err();
-/// assert_eq!(err.kind(), ErrorKind::MissingRoot);
-/// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// A catalog's schema is not valid JSON Schema, or lacks a definition messages need.
-    InvalidSchema,
-    /// A message does not match its JSON Schema (`Validation failed: ...`).
-    Schema,
-    /// Two components of one list share an id.
-    DuplicateId,
-    /// No component has the surface's root id.
-    MissingRoot,
-    /// A component refers to an id no component has.
-    DanglingReference,
-    /// A component refers to itself.
-    SelfReference,
-    /// Components refer to each other in a cycle.
-    Cycle,
-    /// A component cannot be reached from the root.
-    Unreachable,
-    /// Nesting past a limit: JSON depth, reference depth or function-call depth.
-    TooDeep,
-    /// A data-binding path is not a valid path.
-    PathSyntax,
-}
-
-impl ValidationError {
-    fn new(kind: ErrorKind, message: impl Into<String>) -> ValidationError {
-        ValidationError {
-            kind,
-            message: message.into(),
-            component: None,
-        }
-    }
-
-    /// The error, about component `id`.
-    fn in_component(mut self, id: &str) -> ValidationError {
-        self.component = Some(id.to_owned());
-        self
-    }
-
-    /// Which rule the message breaks.
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The component the fault is in, when it is one component's: the one that refers to
-    /// itself, the one a cycle comes back to, or the last one of a chain too deep (the one that
-    /// refers past the limit).
-    ///
-    /// ```
-    /// use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::validator::Validator;
-    /// use serde_json::json;
-    /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
-    ///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}
-    /// }}), json!(null));
-    /// let validator = Validator::new(&catalog)?;
-    /// let loop_ = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
-    ///     {"id": "a", "component": {"Card": {"child": "b"}}},
-    ///     {"id": "b", "component": {"Card": {"child": "a"}}}
-    /// ]}}]);
-    /// let err = validator.validate(&loop_).unwrap_err();
-    /// assert_eq!(err.message(), "Circular reference detected involving component 'a'");
-    /// assert_eq!(err.component(), Some("a"));
-    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
-    /// ```
-    pub fn component(&self) -> Option<&str> {
-        self.component.as_deref()
-    }
-
-    /// Why validation failed.
-    ///
-    /// ```
-    /// use a2ui_stream::official::validator::check_depth_and_paths;
-    /// let err = check_depth_and_paths(&serde_json::json!({"path": "/a/~2"})).unwrap_err();
-    /// assert_eq!(err.message(), "Invalid path syntax: '/a/~2'");
-    /// ```
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ValidationError {}
 
 /// Checks A2UI messages against a [`Catalog`]; see the [module documentation](self).
 ///
@@ -291,6 +169,12 @@ enum Compiled {
         messages: HashMap<&'static str, jsonschema::Validator>,
         components: QuickMap<String, jsonschema::Validator>,
     },
+    /// As v0.9, each message and each component on its own (see [`compile::compile_v10`]).
+    V10 {
+        has_s2c: bool,
+        messages: HashMap<&'static str, jsonschema::Validator>,
+        components: QuickMap<String, jsonschema::Validator>,
+    },
 }
 
 impl fmt::Debug for Validator {
@@ -303,6 +187,23 @@ impl fmt::Debug for Validator {
 }
 
 /// The v0.9 message definitions validated as a whole, by the key that marks the message.
+/// The v1.0 message definitions, by the key that marks the message, in the order a message's
+/// kind is looked for.
+const V10_MESSAGE_DEFS: [(MessageKind, &str); 6] = [
+    (MessageKind::CreateSurface, "CreateSurfaceMessage"),
+    (MessageKind::UpdateComponents, "UpdateComponentsMessage"),
+    (MessageKind::UpdateDataModel, "UpdateDataModelMessage"),
+    (MessageKind::DeleteSurface, "DeleteSurfaceMessage"),
+    (
+        MessageKind::CallRendererFunction,
+        "CallRendererFunctionMessage",
+    ),
+    (
+        MessageKind::AgentFunctionResponse,
+        "AgentFunctionResponseMessage",
+    ),
+];
+
 const V09_MESSAGE_DEFS: [(MessageKind, &str); 3] = [
     (MessageKind::CreateSurface, "CreateSurfaceMessage"),
     (MessageKind::UpdateDataModel, "UpdateDataModelMessage"),
@@ -332,7 +233,8 @@ impl Validator {
                     plain: shape.plain,
                 }
             }
-            Version::V09 | Version::V10 => compile_v09(catalog)?,
+            Version::V09 => compile_v09(catalog)?,
+            Version::V10 => compile_v10(catalog)?,
         };
         Ok(Validator {
             catalog: catalog.unshared(),
@@ -431,6 +333,11 @@ impl Validator {
                 messages: defs,
                 components,
             } => self.check_v09_schemas(list, *has_s2c, defs, components)?,
+            Compiled::V10 {
+                has_s2c,
+                messages: defs,
+                components,
+            } => self.check_v10_schemas(list, *has_s2c, defs, components)?,
         }
         self.check_integrity(list, strict_integrity)
     }
@@ -530,6 +437,10 @@ impl Validator {
                 let ok = component.is_object() && schema.is_some_and(|s| s.is_valid(&component));
                 (component, ok)
             }
+            Compiled::V10 { components, .. } => {
+                let ok = v10::component_passes(self, components, &component);
+                (component, ok)
+            }
         };
         if !schema_ok {
             return (component, false);
@@ -542,7 +453,8 @@ impl Validator {
                 found
             });
         // In a message the component sits three levels down (message, update, list).
-        let ok = !self_reference && traverse(&component, 3, 0).is_ok();
+        let keys = Keys::of(self.catalog.version());
+        let ok = !self_reference && traverse(&component, 3, 0, keys).is_ok();
         (component, ok)
     }
 
@@ -579,7 +491,7 @@ impl Validator {
     fn plain(&self) -> Option<&Plain> {
         match &self.compiled {
             Compiled::V08 { plain, .. } => plain.as_ref(),
-            Compiled::V09 { .. } => None,
+            Compiled::V09 { .. } | Compiled::V10 { .. } => None,
         }
     }
 
@@ -720,7 +632,14 @@ impl Validator {
                     }
                 }
             }
-            check_depth_and_paths(message)?;
+            if self.catalog.version() == Version::V10 {
+                // A surface created with its components: the list begins it, from `root`.
+                if let Some(components) = v10::inline_components(map) {
+                    check_components(&self.catalog, Some(DEFAULT_ROOT), components, !strict)?;
+                    check_topology(&self.catalog, Some(DEFAULT_ROOT), components, strict)?;
+                }
+            }
+            traverse(message, 0, 0, Keys::of(self.catalog.version()))?;
         }
         Ok(())
     }
@@ -790,7 +709,7 @@ pub(crate) fn wrap_components(version: Version, sid: &str, components: Vec<Value
             message.insert(version.components().key().to_owned(), Value::Object(update));
         }
         Version::V09 | Version::V10 => {
-            message.insert("version".to_owned(), Value::from("v0.9"));
+            message.insert("version".to_owned(), Value::from(version.message_tag()));
             message.insert(version.components().key().to_owned(), Value::Object(update));
         }
     }

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::{ErrorKind, MAX_FUNC_CALL_DEPTH, MAX_GLOBAL_DEPTH, ValidationError};
+use crate::official::catalog::Version;
 
 /// Whether `path` is acceptable as a data path: absolute (`/a/b`) or relative (`a/b`), where
 /// every `~` is an escape `~0` or `~1` as in JSON Pointer.
@@ -36,36 +37,72 @@ pub fn is_valid_data_path(path: &str) -> bool {
 /// assert!(check_depth_and_paths(&deep).unwrap_err().message().starts_with("Global recursion limit exceeded"));
 /// ```
 pub fn check_depth_and_paths(message: &Value) -> Result<(), ValidationError> {
-    traverse(message, 0, 0)
+    traverse(message, 0, 0, Keys::Plain)
+}
+
+/// The keys that hold a data path and name a function: `path` and `call` (v0.8, v0.9), and
+/// also `@path` and `@call` (v1.0, whose bindings are `{"@path": ..}` and
+/// `{"@call": .., "args": ..}`; a list template's `path` stays).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keys {
+    Plain,
+    At,
+}
+
+impl Keys {
+    pub(super) fn of(version: Version) -> Keys {
+        match version {
+            Version::V08 | Version::V09 => Keys::Plain,
+            Version::V10 => Keys::At,
+        }
+    }
+
+    fn is_path(self, key: &str) -> bool {
+        key == "path" || (self == Keys::At && key == "@path")
+    }
+
+    fn is_call(self, key: &str) -> bool {
+        key == "call" || (self == Keys::At && key == "@call")
+    }
 }
 
 /// Checks `item`, found `depth` levels down and inside `calls` function calls, as
 /// [`check_depth_and_paths`] does; the error is the first one a walk in key order meets.
-pub(super) fn traverse(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationError> {
+pub(super) fn traverse(
+    item: &Value,
+    depth: usize,
+    calls: usize,
+    keys: Keys,
+) -> Result<(), ValidationError> {
     // Nearly every message passes: one quick look says so, and only one that may not is walked
     // again, for its first error.
-    if passes(item, depth, calls) {
+    if passes(item, depth, calls, keys) {
         return Ok(());
     }
-    first_fault(item, depth, calls)
+    first_fault(item, depth, calls, keys)
 }
 
 /// True when [`first_fault`] finds nothing in `item`: one pass over each object (its `path`
 /// checked where it is met), counting every `args` as a call's arguments. That counts some
 /// calls that are not (an `args` without `call` beside it), so it may say no where
 /// [`first_fault`] would pass, never the other way round.
-fn passes(item: &Value, depth: usize, calls: usize) -> bool {
+fn passes(item: &Value, depth: usize, calls: usize, keys: Keys) -> bool {
     if depth > MAX_GLOBAL_DEPTH {
         return false;
     }
     match item {
-        Value::Array(items) => items.iter().all(|x| passes(x, depth + 1, calls)),
+        Value::Array(items) => items.iter().all(|x| passes(x, depth + 1, calls, keys)),
         Value::Object(map) => {
             let (mut call, mut args) = (false, false);
             for (k, v) in map {
                 let inner = match (k.as_str(), v) {
-                    ("path", Value::String(path)) if !is_valid_data_path(path) => return false,
-                    ("call", _) => {
+                    (key, Value::String(path)) if keys.is_path(key) => {
+                        if !is_valid_data_path(path) {
+                            return false;
+                        }
+                        calls
+                    }
+                    (key, _) if keys.is_call(key) => {
                         call = true;
                         calls
                     }
@@ -76,7 +113,7 @@ fn passes(item: &Value, depth: usize, calls: usize) -> bool {
                     _ => calls,
                 };
                 let ok = match v {
-                    Value::Array(_) | Value::Object(_) => passes(v, depth + 1, inner),
+                    Value::Array(_) | Value::Object(_) => passes(v, depth + 1, inner, keys),
                     _ => depth < MAX_GLOBAL_DEPTH,
                 };
                 if !ok {
@@ -90,7 +127,12 @@ fn passes(item: &Value, depth: usize, calls: usize) -> bool {
 }
 
 /// The first fault in `item` (see [`traverse`]).
-fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), ValidationError> {
+fn first_fault(
+    item: &Value,
+    depth: usize,
+    calls: usize,
+    keys: Keys,
+) -> Result<(), ValidationError> {
     if depth > MAX_GLOBAL_DEPTH {
         return Err(ValidationError::new(
             ErrorKind::TooDeep,
@@ -100,27 +142,27 @@ fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), Validatio
     match item {
         Value::Array(items) => {
             for x in items {
-                first_fault(x, depth + 1, calls)?;
+                first_fault(x, depth + 1, calls, keys)?;
             }
         }
         Value::Object(map) => {
             // One look at each key finds the three that matter (cheaper than three look-ups in
             // the small objects messages are made of).
-            let (mut path, mut call, mut args) = (None, false, false);
+            let (mut call, mut args) = (false, false);
             for (k, v) in map {
-                match k.as_str() {
-                    "path" => path = Some(v),
-                    "call" => call = true,
-                    "args" => args = true,
-                    _ => {}
-                }
-            }
-            if let Some(Value::String(path)) = path {
-                if !is_valid_data_path(path) {
-                    return Err(ValidationError::new(
-                        ErrorKind::PathSyntax,
-                        format!("Invalid path syntax: '{path}'"),
-                    ));
+                if keys.is_path(k) {
+                    if let Value::String(path) = v {
+                        if !is_valid_data_path(path) {
+                            return Err(ValidationError::new(
+                                ErrorKind::PathSyntax,
+                                format!("Invalid path syntax: '{path}'"),
+                            ));
+                        }
+                    }
+                } else if keys.is_call(k) {
+                    call = true;
+                } else if k == "args" {
+                    args = true;
                 }
             }
             let is_call = call && args;
@@ -136,7 +178,7 @@ fn first_fault(item: &Value, depth: usize, calls: usize) -> Result<(), Validatio
                 } else {
                     calls
                 };
-                first_fault(v, depth + 1, inner)?;
+                first_fault(v, depth + 1, inner, keys)?;
             }
         }
         _ => {}
@@ -157,8 +199,14 @@ mod tests {
             (0..3i64).prop_map(Value::from),
             prop_oneof![Just("/ok"), Just("a~0b"), Just("~2"), Just("end~")].prop_map(Value::from),
         ];
-        let key =
-            prop_oneof![3 => Just("args"), 3 => Just("call"), 1 => Just("path"), 1 => Just("a")];
+        let key = prop_oneof![
+            3 => Just("args"),
+            3 => Just("call"),
+            2 => Just("@call"),
+            1 => Just("path"),
+            1 => Just("@path"),
+            1 => Just("a"),
+        ];
         json_trees(leaf, key, 6, 48)
     }
 
@@ -171,12 +219,14 @@ mod tests {
             item in tree(),
             depth in (MAX_GLOBAL_DEPTH - 4)..=(MAX_GLOBAL_DEPTH + 1),
             calls in 0..=(MAX_FUNC_CALL_DEPTH + 1),
+            at in any::<bool>(),
         ) {
-            let walked = first_fault(&item, depth, calls).map_err(|e| e.message().to_owned());
-            if passes(&item, depth, calls) {
+            let keys = if at { Keys::At } else { Keys::Plain };
+            let walked = first_fault(&item, depth, calls, keys).map_err(|e| e.message().to_owned());
+            if passes(&item, depth, calls, keys) {
                 prop_assert!(walked.is_ok());
             }
-            let checked = traverse(&item, depth, calls).map_err(|e| e.message().to_owned());
+            let checked = traverse(&item, depth, calls, keys).map_err(|e| e.message().to_owned());
             prop_assert_eq!(checked, walked);
         }
     }

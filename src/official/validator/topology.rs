@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{DEFAULT_ROOT, ErrorKind, MAX_GLOBAL_DEPTH, ValidationError};
 use crate::MessageKind;
 use crate::hash::{QuickMap, QuickSet, QuickState};
-use crate::official::catalog::Catalog;
+use crate::official::catalog::{Catalog, Version};
 
 /// The root component id of surface `surface_id` as `messages` declare it: the `root` of its
 /// `beginRendering` (v0.8; `root` when absent), or `root` when a `createSurface` for it is
@@ -93,10 +93,15 @@ pub(super) fn check_components(
             }
         });
         if let Some((r, field)) = dangling {
+            // v1.0 names the rule first, as the v1.0 reference and suite do.
+            let rule = match catalog.version() {
+                Version::V10 => "Dangling reference: ",
+                Version::V08 | Version::V09 => "",
+            };
             return Err(ValidationError::new(
                 ErrorKind::DanglingReference,
                 format!(
-                    "Component '{}' references non-existent component '{r}' in field '{field}'",
+                    "{rule}Component '{}' references non-existent component '{r}' in field '{field}'",
                     id_text(comp),
                 ),
             ));
@@ -137,6 +142,7 @@ pub(super) fn check_topology(
 /// string is written out).
 struct Graph<'v> {
     adjacency: QuickMap<Cow<'v, str>, Vec<&'v str>>,
+    version: Version,
 }
 
 impl<'v> Graph<'v> {
@@ -165,7 +171,10 @@ impl<'v> Graph<'v> {
             }
             adjacency.entry(id).or_default().extend(refs);
         }
-        Ok(Graph { adjacency })
+        Ok(Graph {
+            adjacency,
+            version: catalog.version(),
+        })
     }
 
     /// The ids reached from `root_id` (from every component when `None`); fails on a cycle, a
@@ -178,6 +187,7 @@ impl<'v> Graph<'v> {
         let room = self.adjacency.len();
         let mut walk = Walk {
             adjacency: &self.adjacency,
+            version: self.version,
             visited: QuickSet::with_capacity_and_hasher(room, QuickState::default()),
             on_path: QuickSet::default(),
         };
@@ -219,6 +229,7 @@ impl<'v> Graph<'v> {
 
 struct Walk<'g> {
     adjacency: &'g QuickMap<Cow<'g, str>, Vec<&'g str>>,
+    version: Version,
     visited: QuickSet<&'g str>,
     on_path: QuickSet<&'g str>,
 }
@@ -241,9 +252,14 @@ impl<'g> Walk<'g> {
                 if !self.visited.contains(n) {
                     self.visit(n, depth + 1, id)?;
                 } else if self.on_path.contains(n) {
+                    // v1.0 words it as its suite does.
+                    let what = match self.version {
+                        Version::V10 => "Circular component reference",
+                        Version::V08 | Version::V09 => "Circular reference",
+                    };
                     return Err(ValidationError::new(
                         ErrorKind::Cycle,
-                        format!("Circular reference detected involving component '{n}'"),
+                        format!("{what} detected involving component '{n}'"),
                     )
                     .in_component(n));
                 }
@@ -259,7 +275,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::official::catalog::Version;
 
     #[test]
     fn the_root_is_the_one_its_surface_begins_with() {
