@@ -121,7 +121,7 @@ impl RunRequest {
 /// Converts a JSON A2UI message into a [`Message`], through the splitter itself.
 pub fn message_from_value(v: &Value) -> Option<Message> {
     let mut s = Splitter::with_config(Config::bare());
-    let text = ui::to_json(v);
+    let text = ui::writer::to_json(v);
     let mut found = None;
     for ev in s.feed(text.as_bytes()).chain(std::iter::empty()) {
         if let Ok(Event::Message(m)) = ev {

@@ -2,6 +2,7 @@
 //! the chosen protocol version, and how UI actions come back.
 
 use crate::tools::Restaurant;
+use crate::ui::writer::block;
 use crate::ui::{self, Version};
 use serde_json::Value;
 
@@ -71,11 +72,6 @@ TextField {label, value: {path}, variant: shortText|number|longText}, DateTimeIn
     }
 }
 
-fn example_block(messages: &[Value]) -> String {
-    let body: Vec<String> = messages.iter().map(ui::to_json).collect();
-    format!("<a2ui-json>\n[\n{}\n]\n</a2ui-json>", body.join(",\n"))
-}
-
 fn sample_restaurant() -> Restaurant {
     Restaurant {
         name: "Example Bistro".into(),
@@ -91,18 +87,18 @@ fn sample_restaurant() -> Restaurant {
 
 /// The whole system prompt for version `v`.
 pub fn system_prompt(v: Version) -> String {
-    let list = example_block(&ui::restaurant_list(
+    let list = block(&ui::restaurant_list(
         v,
         "Top French restaurants in Paris",
         &[sample_restaurant()],
     ));
-    let booking = example_block(&ui::booking_form(
+    let booking = block(&ui::booking_form(
         v,
         "Example Bistro",
         "1 Example Street",
         "https://example.com/bistro.jpg",
     ));
-    let confirm = example_block(&ui::confirmation(
+    let confirm = block(&ui::confirmation(
         v,
         "Example Bistro",
         "2",

@@ -8,6 +8,10 @@
 use crate::tools::Restaurant;
 use serde_json::{Map, Value, json};
 
+/// How these messages are written out as a model writes them.
+#[path = "writer.rs"]
+pub mod writer;
+
 /// The A2UI protocol version a run speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Version {
@@ -606,57 +610,6 @@ pub fn delete_surface(v: Version, surface: &str) -> Value {
     }
 }
 
-/// Where a key goes when a message is written out: identification first, long lists last, so a
-/// streaming reader learns what a message is before its bulk arrives.
-fn key_rank(key: &str) -> u8 {
-    match key {
-        "version" => 0,
-        "surfaceId" => 1,
-        "id" => 2,
-        "component" => 3,
-        "components" | "contents" | "value" => 9,
-        _ => 5,
-    }
-}
-
-/// Compact JSON text of `v` with object keys in reading order (see [`key_rank`]), as a model
-/// writing A2UI would put them.
-pub fn to_json(v: &Value) -> String {
-    let mut out = String::new();
-    write_json(v, &mut out);
-    out
-}
-
-fn write_json(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| key_rank(a.0).cmp(&key_rank(b.0)).then(a.0.cmp(b.0)));
-            out.push('{');
-            for (i, (k, val)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                write_json(val, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,14 +679,7 @@ mod tests {
     }
 
     #[test]
-    fn writes_identifying_keys_first() {
-        let text = to_json(&delete_surface(Version::V09, "s"));
-        assert_eq!(
-            text,
-            r#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#
-        );
-        let list = restaurant_list(Version::V09, "T", &[]);
-        assert!(to_json(&list[1]).starts_with(r#"{"version":"v0.9","updateComponents":{"surfaceId":"restaurant-list","components":[{"id":"root","component":"Column""#));
+    fn reads_versions_and_draws_stars() {
         assert_eq!(stars(4.6), "★★★★½ 4.6");
         assert_eq!(Version::parse("v0.8"), Some(Version::V08));
         assert_eq!(Version::parse("1.0"), None);
