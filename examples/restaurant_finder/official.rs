@@ -74,6 +74,7 @@ impl Official {
         match v {
             Version::V08 => self.v08.as_ref(),
             Version::V09 => self.v09.as_ref(),
+            Version::V10 => None,
         }
     }
 

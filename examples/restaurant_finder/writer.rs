@@ -75,6 +75,10 @@ mod tests {
         );
         let list = ui::restaurant_list(Version::V09, "T", &[]);
         assert!(to_json(&list[1]).starts_with(r#"{"version":"v0.9","updateComponents":{"surfaceId":"restaurant-list","components":[{"id":"root","component":"Column""#));
+        let heading = ui::restaurant_list(Version::V10, "T", &[]);
+        assert!(to_json(&heading[1]).contains(
+            r##"{"id":"list_title","component":"Text","text":{"@call":"formatString","args":{"value":"# ${/title}"}}}"##
+        ));
         assert_eq!(
             block(&[ui::delete_surface(Version::V08, "s")]),
             "<a2ui-json>\n[\n{\"deleteSurface\":{\"surfaceId\":\"s\"}}\n]\n</a2ui-json>"
