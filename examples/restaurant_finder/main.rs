@@ -46,8 +46,11 @@ environment:
   A2UI_ALLOWED_ORIGINS                          more origins whose pages may call the server,
                                                 comma-separated (`*`: any); by default only the
                                                 server's own and loopback origins
-  A2UI_SPEC_DIR                                 A2UI spec for the official validator
-                                                (default ../shared/a2ui/spec; else a structural check)";
+  A2UI_SPEC_DIR                                 A2UI spec for the official v0.8/v0.9 validator
+                                                (default ../shared/a2ui/spec; else a structural check)
+  A2UI_V10_SCHEMA_DIR                           A2UI v1.0 schemas for the official validator
+                                                (default ../shared/a2ui-v1/sdk-derived/v1_0;
+                                                else a structural check)";
 
 /// The agent for this process: a real model when configured, else the scripted one (kept running
 /// as long as the returned guard lives).
