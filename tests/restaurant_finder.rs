@@ -27,6 +27,10 @@ mod ui;
 
 mod support;
 
+/// The demo in A2UI v1.0.
+#[path = "restaurant_finder/v1_0.rs"]
+mod v1_0;
+
 use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, Event, PatchOp, SseReader};
 use axum::body::Body;
 use axum::extract::State;
