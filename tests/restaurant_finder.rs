@@ -27,6 +27,10 @@ mod ui;
 
 mod support;
 
+/// The demo in A2UI v1.0.
+#[path = "restaurant_finder/v1_0.rs"]
+mod v1_0;
+
 use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, Event, PatchOp, SseReader};
 use axum::body::Body;
 use axum::extract::State;
@@ -516,7 +520,7 @@ async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
 #[tokio::test]
 async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_run_retries() {
     let spec = official::spec_dir();
-    let validators = official::Official::load_from(&spec);
+    let validators = official::Official::load_from(&spec, &official::v10_dir());
     if !validators.has(Version::V09) {
         support::say(&format!(
             "skipped: A2UI spec not found at {} (set A2UI_SPEC_DIR)",
@@ -590,8 +594,8 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
 #[test]
 fn without_the_spec_the_structural_check_is_used_and_said_so() {
     let nowhere = std::env::temp_dir().join("a2ui-no-spec-here");
-    let validators = official::Official::load_from(&nowhere);
-    assert!(!validators.has(Version::V08) && !validators.has(Version::V09));
+    let validators = official::Official::load_from(&nowhere, &nowhere);
+    assert!(Version::ALL.iter().all(|v| !validators.has(*v)));
     assert!(
         validators
             .describe(Version::V09)

@@ -121,7 +121,7 @@ impl RunRequest {
 /// Converts a JSON A2UI message into a [`Message`], through the splitter itself.
 pub fn message_from_value(v: &Value) -> Option<Message> {
     let mut s = Splitter::with_config(Config::bare());
-    let text = ui::to_json(v);
+    let text = ui::writer::to_json(v);
     let mut found = None;
     for ev in s.feed(text.as_bytes()).chain(std::iter::empty()) {
         if let Ok(Event::Message(m)) = ev {
@@ -446,7 +446,8 @@ fn check(official: &Official, version: Version, attempt: &Attempt) -> Result<(),
     for m in &attempt.messages {
         let v = m.get("version").and_then(Value::as_str);
         match (version, v) {
-            (Version::V08, None) | (Version::V09, Some("v0.9")) => {}
+            (Version::V08, None) => {}
+            (_, Some(tag)) if version != Version::V08 && tag == version.as_str() => {}
             (_, other) => problems.push(format!(
                 "message has version {}, but this run speaks {}",
                 other.unwrap_or("v0.8 (none given)"),
@@ -500,6 +501,16 @@ mod tests {
         assert!(check(&Official::default(), Version::V09, &ok).is_ok());
         let err = check(&Official::default(), Version::V08, &ok).unwrap_err();
         assert!(err.contains("this run speaks v0.8"), "{err}");
+        let err = check(&Official::default(), Version::V10, &ok).unwrap_err();
+        assert!(
+            err.contains("version v0.9, but this run speaks v1.0"),
+            "{err}"
+        );
+        let v10 = Attempt {
+            messages: ui::restaurant_list(Version::V10, "T", &[]),
+            problems: vec![],
+        };
+        assert!(check(&Official::default(), Version::V10, &v10).is_ok());
         let mut dangling = good;
         dangling[1]["updateComponents"]["components"][0]["children"] =
             json!(["list-title", "ghost"]);

@@ -5,6 +5,7 @@
 //! cargo run --example restaurant_finder                       # console, default query, offline
 //! cargo run --example restaurant_finder -- "Top 3 Italian restaurants in New York"
 //! cargo run --example restaurant_finder -- --a2ui 0.8 "Mexican food in San Francisco"
+//! cargo run --example restaurant_finder -- --a2ui 1.0
 //! cargo run --example restaurant_finder -- serve --addr 127.0.0.1:8000
 //! ```
 //!
@@ -30,11 +31,14 @@ use ui::Version;
 const DEFAULT_QUERY: &str = "Top 5 Chinese restaurants in New York";
 
 const USAGE: &str = "usage:
-  restaurant_finder [--a2ui 0.8|0.9] [QUERY...]          answer one query on the console
-  restaurant_finder [--a2ui 0.8|0.9] serve [--addr ADDR] [--allow-origin ORIGINS]
+  restaurant_finder [--a2ui 0.8|0.9|1.0] [QUERY...]      answer one query on the console
+  restaurant_finder [--a2ui 0.8|0.9|1.0] serve [--addr ADDR] [--allow-origin ORIGINS]
                                                          serve AG-UI and the page on ADDR
                                                          (default 127.0.0.1:8000)
-  restaurant_finder [--a2ui 0.8|0.9] --print-prompt     print the system prompt and exit
+  restaurant_finder [--a2ui 0.8|0.9|1.0] --print-prompt  print the system prompt and exit
+
+  --a2ui picks the A2UI protocol version (default 0.9, the newest the page's renderer draws);
+  `v1.0` and the like are read too.
 
 environment:
   OPENAI_API_KEY, OPENAI_BASE_URL, A2UI_MODEL   a real OpenAI-compatible model (else the scripted one)
@@ -42,8 +46,11 @@ environment:
   A2UI_ALLOWED_ORIGINS                          more origins whose pages may call the server,
                                                 comma-separated (`*`: any); by default only the
                                                 server's own and loopback origins
-  A2UI_SPEC_DIR                                 A2UI spec for the official validator
-                                                (default ../shared/a2ui/spec; else a structural check)";
+  A2UI_SPEC_DIR                                 A2UI spec for the official v0.8/v0.9 validator
+                                                (default ../shared/a2ui/spec; else a structural check)
+  A2UI_V10_SCHEMA_DIR                           A2UI v1.0 schemas for the official validator
+                                                (default ../shared/a2ui-v1/sdk-derived/v1_0;
+                                                else a structural check)";
 
 /// The agent for this process: a real model when configured, else the scripted one (kept running
 /// as long as the returned guard lives).
@@ -91,12 +98,17 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         match a.as_str() {
             "-h" | "--help" => return Err(USAGE.into()),
             "--a2ui" | "--a2ui-version" => {
-                let v = args.next().ok_or("--a2ui needs a version (0.8 or 0.9)")?;
-                out.version =
-                    Version::parse(&v).ok_or_else(|| format!("unknown A2UI version `{v}`"))?;
+                let v = args
+                    .next()
+                    .ok_or("--a2ui needs a version (0.8, 0.9 or 1.0)")?;
+                out.version = Version::parse(&v).ok_or_else(|| {
+                    let known: Vec<&str> = Version::ALL.iter().map(|v| v.as_str()).collect();
+                    format!("unknown A2UI version `{v}` (one of {})", known.join(", "))
+                })?;
             }
             "--v0.8" | "--v08" => out.version = Version::V08,
             "--v0.9" | "--v09" => out.version = Version::V09,
+            "--v1.0" | "--v10" => out.version = Version::V10,
             "--print-prompt" => out.print_prompt = true,
             "--addr" => out.addr = args.next().ok_or("--addr needs an address")?,
             "--allow-origin" => out

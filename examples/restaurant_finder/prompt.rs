@@ -2,6 +2,7 @@
 //! the chosen protocol version, and how UI actions come back.
 
 use crate::tools::Restaurant;
+use crate::ui::writer::block;
 use crate::ui::{self, Version};
 use serde_json::Value;
 
@@ -68,12 +69,27 @@ List {direction, children: {componentId, path: \"/items\"}} (inside a template, 
 Card {child}, Divider {}, Button {child, variant: primary, action: {event: {name, context: {KEY: {path}}}}},
 TextField {label, value: {path}, variant: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime}."
         }
+        Version::V10 => {
+            "Messages (each a JSON object with \"version\": \"v1.0\" and one operation key):
+- {\"version\": \"v1.0\", \"createSurface\": {\"surfaceId\": S, \"catalogId\": \"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json\"}} opens a surface.
+  It could also carry the components and the data model, but send those in the two messages below: they are drawn
+  piece by piece while you write, a createSurface only once it is complete.
+- {\"version\": \"v1.0\", \"updateComponents\": {\"surfaceId\": S, \"components\": [C, ...]}} adds or replaces components.
+  A component is flat: {\"id\": ID, \"component\": TYPE, ...PROPERTIES}. The root component MUST have the id \"root\".
+  An ID is an identifier: letters, digits and underscores, not starting with a digit, no hyphens (\"card_title\", not \"card-title\").
+- {\"version\": \"v1.0\", \"updateDataModel\": {\"surfaceId\": S, \"path\": \"/\", \"value\": JSON}} sets data; \"value\" is required
+  (null deletes what is at path).
+- {\"version\": \"v1.0\", \"deleteSurface\": {\"surfaceId\": S}} removes a surface.
+A value shown to the user is a plain string, a data binding {\"@path\": \"/data/path\"} (never {\"path\": ...}), or a function
+call {\"@call\": NAME, \"args\": {...}}.
+Text reads simple Markdown and has no heading variants: write a heading as \"## Title\", and put data into text with
+{\"@call\": \"formatString\", \"args\": {\"value\": \"## ${/data/path}\"}}.
+Components: Text {text, variant: caption|body}, Image {url}, Row / Column {children: [IDs]},
+List {direction, children: {componentId, path: \"/items\"}} (inside a template, paths like \"name\" and ${name} are relative to the item),
+Card {child}, Divider {}, Button {child, variant: primary, action: {event: {name, context: {KEY: {\"@path\": P}}}}},
+TextField {label, value: {\"@path\": P}, variant: shortText|number|longText}, DateTimeInput {label, value: {\"@path\": P}, enableDate, enableTime}."
+        }
     }
-}
-
-fn example_block(messages: &[Value]) -> String {
-    let body: Vec<String> = messages.iter().map(ui::to_json).collect();
-    format!("<a2ui-json>\n[\n{}\n]\n</a2ui-json>", body.join(",\n"))
 }
 
 fn sample_restaurant() -> Restaurant {
@@ -91,18 +107,18 @@ fn sample_restaurant() -> Restaurant {
 
 /// The whole system prompt for version `v`.
 pub fn system_prompt(v: Version) -> String {
-    let list = example_block(&ui::restaurant_list(
+    let list = block(&ui::restaurant_list(
         v,
         "Top French restaurants in Paris",
         &[sample_restaurant()],
     ));
-    let booking = example_block(&ui::booking_form(
+    let booking = block(&ui::booking_form(
         v,
         "Example Bistro",
         "1 Example Street",
         "https://example.com/bistro.jpg",
     ));
-    let confirm = example_block(&ui::confirmation(
+    let confirm = block(&ui::confirmation(
         v,
         "Example Bistro",
         "2",
@@ -183,7 +199,7 @@ mod tests {
 
     #[test]
     fn the_prompt_names_its_version_and_shows_examples() {
-        for v in [Version::V08, Version::V09] {
+        for v in Version::ALL {
             let p = system_prompt(v);
             assert_eq!(version_of_prompt(&p), Some(v));
             assert_eq!(p.matches("<a2ui-json>\n[").count(), 3);
@@ -191,5 +207,13 @@ mod tests {
         }
         assert!(system_prompt(Version::V08).contains("beginRendering"));
         assert!(system_prompt(Version::V09).contains("createSurface"));
+        // The v1.0 examples bind with `@path`, call `formatString` and name no hyphenated id.
+        let p = system_prompt(Version::V10);
+        let examples = &p[p.find("# Example: a result list").unwrap()..];
+        assert!(examples.contains(r#""version":"v1.0","createSurface""#));
+        assert!(examples.contains(r#"{"@path":"imageUrl"}"#));
+        assert!(examples.contains(r#""@call":"formatString""#));
+        assert!(!examples.contains(r#""path":{"#) && !examples.contains(r#""id":"card-"#));
+        assert!(!examples.contains("v0.9"));
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::prompt;
 use crate::tools::{self, GetRestaurantsArgs, Restaurant};
+use crate::ui::writer::block;
 use crate::ui::{self, Version};
 use axum::body::Body;
 use axum::extract::State;
@@ -215,11 +216,6 @@ pub fn parse_query(query: &str) -> GetRestaurantsArgs {
         location,
         count: Some(count.unwrap_or(5)),
     }
-}
-
-fn block(messages: &[Value]) -> String {
-    let body: Vec<String> = messages.iter().map(ui::to_json).collect();
-    format!("<a2ui-json>\n[\n{}\n]\n</a2ui-json>", body.join(",\n"))
 }
 
 fn ctx<'a>(context: &'a Value, key: &str) -> &'a str {

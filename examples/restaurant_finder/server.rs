@@ -4,8 +4,8 @@
 //! Each run has its own task, run builder and channel; nothing is shared between runs but the
 //! model client. Every event is written to the response the moment the agent loop produces it.
 //!
-//! The run's A2UI version comes from `forwardedProps.a2uiVersion` (`"v0.8"` / `"v0.9"`), else the
-//! server's default. A button press arrives as `forwardedProps.a2uiAction.userAction`
+//! The run's A2UI version comes from `forwardedProps.a2uiVersion` (`"v0.8"`, `"v0.9"` or
+//! `"v1.0"`), else the server's default. A button press arrives as `forwardedProps.a2uiAction.userAction`
 //! (`{name, surfaceId, sourceComponentId, context}`) and is passed to the model as a user message.
 //! A surface's catalog is named by the id the client renders it under, when the client says
 //! ([`ClientCatalogs`]: `forwardedProps.a2uiClientCapabilities`, or CopilotKit's context entry).

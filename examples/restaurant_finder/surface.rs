@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// Components of the basic catalogs (the same names in v0.8 and v0.9).
+/// Components of the basic catalogs (the same names in v0.8, v0.9 and v1.0).
 pub const KNOWN_COMPONENTS: &[&str] = &[
     "Text",
     "Image",
@@ -31,11 +31,11 @@ pub const KNOWN_COMPONENTS: &[&str] = &[
 /// One surface as a client would hold it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Surface {
-    /// `"v0.8"` or `"v0.9"`.
+    /// `"v0.8"`, `"v0.9"` or `"v1.0"`.
     pub version: String,
     /// Whether `beginRendering` / `createSurface` arrived.
     pub opened: bool,
-    /// The root component id (v0.8: from `beginRendering`; v0.9: always `root`).
+    /// The root component id (v0.8: from `beginRendering`; later: always `root`).
     pub root: Option<String>,
     /// Components by id, as last sent.
     pub components: BTreeMap<String, Value>,
@@ -127,6 +127,78 @@ fn set_path(data: &mut Value, path: &str, value: Value) {
     }
 }
 
+/// Removes what is at `path` (what a v1.0 `updateDataModel` with `"value": null` does); the
+/// whole model becomes empty when `path` is the root.
+fn remove_path(data: &mut Value, path: &str) {
+    let parts: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let Some((last, parents)) = parts.split_last() else {
+        *data = Value::Object(Map::new());
+        return;
+    };
+    let mut cur = data;
+    for part in parents {
+        let next = match cur {
+            Value::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get_mut(i)),
+            Value::Object(obj) => obj.get_mut(part),
+            _ => None,
+        };
+        let Some(next) = next else { return };
+        cur = next;
+    }
+    match cur {
+        Value::Array(items) => {
+            if let Some(i) = last.parse::<usize>().ok().filter(|i| *i < items.len()) {
+                items.remove(i);
+            }
+        }
+        Value::Object(obj) => {
+            obj.remove(last);
+        }
+        _ => {}
+    }
+}
+
+/// Whether `id` is an identifier as v1.0 wants component ids (UAX #31: a letter or `_`, then
+/// letters, digits and `_`).
+pub fn is_identifier(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// Where a component binds data the v0.9 way, `{"path": ..}`, which v1.0 spells `{"@path": ..}`
+/// (a list template's `{"componentId", "path"}` is not a binding): the property names leading
+/// to each such object.
+pub fn old_style_bindings(c: &Value) -> Vec<String> {
+    fn walk(v: &Value, at: &str, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) if m.contains_key("path") && !m.contains_key("componentId") => {
+                out.push(at.to_owned());
+            }
+            Value::Object(m) => {
+                for (k, inner) in m {
+                    walk(inner, &format!("{at}.{k}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    walk(inner, &format!("{at}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(c, "", &mut out);
+    out.iter_mut()
+        .for_each(|p| *p = p.trim_start_matches('.').to_owned());
+    out
+}
+
 /// The type name of a component object (v0.8: the single key of `component`; v0.9: `component`).
 pub fn component_type(c: &Value) -> Option<&str> {
     match c.get("component")? {
@@ -186,7 +258,7 @@ impl Ui {
         Ui::default()
     }
 
-    /// Applies one A2UI message (v0.8 or v0.9) the way a client would.
+    /// Applies one A2UI message (v0.8, v0.9 or v1.0) the way a client would.
     pub fn apply(&mut self, msg: &Value) -> Result<(), String> {
         let obj = msg.as_object().ok_or("message is not a JSON object")?;
         let version = obj
@@ -198,6 +270,12 @@ impl Ui {
             .iter()
             .find(|(k, _)| k.as_str() != "version")
             .ok_or("message has no operation")?;
+        if matches!(
+            key.as_str(),
+            "callRendererFunction" | "agentFunctionResponse"
+        ) {
+            return Ok(()); // v1.0 function calls: they change no surface
+        }
         let surface_id = str_field(body, "surfaceId")?.to_owned();
         match key.as_str() {
             "beginRendering" | "createSurface" => {
@@ -209,6 +287,19 @@ impl Ui {
                 } else {
                     "root".into()
                 });
+                // v1.0 may give the first components and data model right here.
+                for c in body
+                    .get("components")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    s.components
+                        .insert(str_field(c, "id")?.to_owned(), c.clone());
+                }
+                if let Some(data) = body.get("dataModel") {
+                    s.data = data.clone();
+                }
             }
             "surfaceUpdate" | "updateComponents" => {
                 let comps = body
@@ -244,9 +335,15 @@ impl Ui {
             }
             "updateDataModel" => {
                 let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
-                let value = body.get("value").cloned().unwrap_or(Value::Null);
+                let value = body.get("value").cloned();
                 let s = self.surfaces.entry(surface_id).or_default();
-                set_path(&mut s.data, path, value);
+                match value {
+                    Some(Value::Null) if version == "v1.0" => remove_path(&mut s.data, path),
+                    None if version == "v1.0" => {
+                        return Err("a v1.0 `updateDataModel` needs a `value`".into());
+                    }
+                    value => set_path(&mut s.data, path, value.unwrap_or(Value::Null)),
+                }
             }
             "deleteSurface" => {
                 self.surfaces.remove(&surface_id);
@@ -257,7 +354,8 @@ impl Ui {
     }
 
     /// What is wrong with the UI as a whole: surfaces never opened, a missing root, a reference to
-    /// a component that was never sent, a component of an unknown type, a component nobody reaches.
+    /// a component that was never sent, a component of an unknown type, a component nobody
+    /// reaches; in v1.0 also an id that is not an identifier and a binding written `{"path": ..}`.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (sid, s) in &self.surfaces {
@@ -265,6 +363,14 @@ impl Ui {
                 out.push(format!(
                     "surface `{sid}` got components or data but was never opened (beginRendering / createSurface)"
                 ));
+            }
+            for (id, c) in s.components.iter().filter(|_| s.version == "v1.0") {
+                if !is_identifier(id) {
+                    out.push(format!("surface `{sid}`: component id `{id}` is not an identifier (letters, digits, `_`; v1.0 has no `-` in ids)"));
+                }
+                for at in old_style_bindings(c) {
+                    out.push(format!("surface `{sid}`: component `{id}` binds `{at}` with `path`; v1.0 writes {{\"@path\": ..}}"));
+                }
             }
             for (id, c) in &s.components {
                 match component_type(c) {
@@ -307,5 +413,46 @@ impl Ui {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn v10_surfaces_take_inline_parts_deletions_and_report_old_habits() {
+        let mut ui = Ui::new();
+        let create = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+            "components": [{"id": "root", "component": "Column", "children": ["a-b"]},
+                           {"id": "a-b", "component": "Text", "text": {"path": "/t"}}],
+            "dataModel": {"t": "hi", "gone": 1}}});
+        ui.apply(&create).unwrap();
+        let delete = json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/gone", "value": null}});
+        ui.apply(&delete).unwrap();
+        let call = json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "f",
+            "callFunction": {"@call": "openUrl", "catalogId": "c", "args": {"url": "https://a2ui.org"}}}});
+        ui.apply(&call).unwrap();
+        let no_value =
+            json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/t"}});
+        assert!(ui.apply(&no_value).is_err());
+        let s = &ui.surfaces["s"];
+        assert_eq!(s.data, json!({"t": "hi"}));
+        assert_eq!(s.components.len(), 2);
+        let problems = ui.problems();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("`a-b` is not an identifier"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].contains("binds `text` with `path`"),
+            "{problems:?}"
+        );
+        // A list template's `path` is no binding; v0.9 keeps its own spelling.
+        let template = json!({"id": "l", "component": "List", "children": {"componentId": "c", "path": "/items"}});
+        assert!(old_style_bindings(&template).is_empty());
+        assert!(is_identifier("card_book") && is_identifier("_x1") && !is_identifier("1x"));
     }
 }

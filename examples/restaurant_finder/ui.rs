@@ -1,12 +1,22 @@
 //! The A2UI the restaurant finder shows: a restaurant list, a booking form and a confirmation,
-//! each for A2UI v0.8 and v0.9.
+//! each for A2UI v0.8, v0.9 and v1.0.
 //!
 //! Every builder returns the messages in the order a model should write them: the surface first,
 //! then the components top-down (a parent before its children, so a client can draw each one the
 //! moment it arrives), then the data model.
+//!
+//! v1.0 could put the components and the data model inside `createSurface`; the builders send
+//! them in `updateComponents` and `updateDataModel` instead, as for v0.9. A `createSurface` is
+//! one message that arrives whole, whereas the splitter hands out each component of an
+//! `updateComponents` and each record of an `updateDataModel` the moment it closes, so separate
+//! messages are what lets the first card show while the last is still being written.
 
 use crate::tools::Restaurant;
 use serde_json::{Map, Value, json};
+
+/// How these messages are written out as a model writes them.
+#[path = "writer.rs"]
+pub mod writer;
 
 /// The A2UI protocol version a run speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,23 +25,31 @@ pub enum Version {
     V08,
     /// v0.9: `createSurface`, `updateComponents`, `updateDataModel`.
     V09,
+    /// v1.0: the v0.9 messages with `{"@path": ..}` bindings, `{"@call": ..}` function calls and
+    /// identifier component ids.
+    V10,
 }
 
 impl Version {
-    /// Parses `0.8`, `v0.8`, `0.9`, `v0.9` (and `08`, `09`).
+    /// Every version, oldest first.
+    pub const ALL: [Version; 3] = [Version::V08, Version::V09, Version::V10];
+
+    /// Parses `0.8`, `v0.8`, `0.9`, `v0.9`, `1.0`, `v1.0` (and `08`, `09`, `10`).
     pub fn parse(s: &str) -> Option<Version> {
         match s.trim().trim_start_matches(['v', 'V']) {
             "0.8" | "08" | "0_8" => Some(Version::V08),
             "0.9" | "09" | "0_9" => Some(Version::V09),
+            "1.0" | "10" | "1_0" => Some(Version::V10),
             _ => None,
         }
     }
 
-    /// `"v0.8"` or `"v0.9"`.
+    /// `"v0.8"`, `"v0.9"` or `"v1.0"`: what the messages of v0.9 and later carry in `version`.
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V08 => "v0.8",
             Version::V09 => "v0.9",
+            Version::V10 => "v1.0",
         }
     }
 }
@@ -46,6 +64,9 @@ pub const CONFIRMATION_SURFACE: &str = "confirmation";
 /// The catalog a v0.9 surface uses.
 pub const BASIC_CATALOG_V09: &str =
     "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+/// The catalog a v1.0 surface uses.
+pub const BASIC_CATALOG_V10: &str =
+    "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
 
 /// Action names the buttons send.
 pub const BOOK_ACTION: &str = "book_restaurant";
@@ -86,15 +107,42 @@ enum C<'a> {
     },
 }
 
-fn bound(path: &str) -> Value {
-    json!({ "path": path })
+/// A value bound to a data path: `{"path": ..}` up to v0.9, `{"@path": ..}` in v1.0.
+fn bound(v: Version, path: &str) -> Value {
+    match v {
+        Version::V08 | Version::V09 => json!({ "path": path }),
+        Version::V10 => json!({ "@path": path }),
+    }
 }
 
 fn literal(v: Version, text: &str) -> Value {
     match v {
         Version::V08 => json!({ "literalString": text }),
-        Version::V09 => json!(text),
+        Version::V09 | Version::V10 => json!(text),
     }
+}
+
+/// A component id as version `v` writes it. The builders name components with hyphens
+/// (`card-book`); v1.0 ids are identifiers, so there the hyphens become underscores (`card_book`).
+pub fn component_id(v: Version, id: &str) -> String {
+    match v {
+        Version::V08 | Version::V09 => id.to_owned(),
+        Version::V10 => id.replace('-', "_"),
+    }
+}
+
+/// A v1.0 Text has no heading variants (only `caption` and `body`) but reads simple Markdown:
+/// `h1`..`h5` become that many `#` in front of the text. Data is put into the heading with the
+/// catalog's `formatString`, whose `${path}` reads the data model.
+fn v10_heading(level: &str, text: &Value) -> Option<Value> {
+    let hashes = "#".repeat(level.strip_prefix('h')?.parse::<usize>().ok()?);
+    Some(match text {
+        Value::String(s) => json!(format!("{hashes} {s}")),
+        bound => {
+            let path = bound.get("@path")?.as_str()?;
+            json!({ "@call": "formatString", "args": { "value": format!("{hashes} ${{{path}}}") } })
+        }
+    })
 }
 
 /// One component as a v0.8 `{id, component:{Type:{..}}}` or v0.9 `{id, component:"Type", ..}` object.
@@ -106,28 +154,36 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             } else {
                 "Row"
             };
+            let kids: Vec<String> = children.iter().map(|id| component_id(v, id)).collect();
             let kids = match v {
-                Version::V08 => json!({ "explicitList": children }),
-                Version::V09 => json!(children),
+                Version::V08 => json!({ "explicitList": kids }),
+                Version::V09 | Version::V10 => json!(kids),
             };
             (ty, json!({ "children": kids }))
         }
-        C::Card(child) => ("Card", json!({ "child": child })),
+        C::Card(child) => ("Card", json!({ "child": component_id(v, child) })),
         C::List { template, path } => {
+            let template = component_id(v, template);
             let kids = match v {
                 Version::V08 => {
                     json!({ "template": { "componentId": template, "dataBinding": path } })
                 }
-                Version::V09 => json!({ "componentId": template, "path": path }),
+                Version::V09 | Version::V10 => json!({ "componentId": template, "path": path }),
             };
             ("List", json!({ "direction": "vertical", "children": kids }))
         }
         C::TextPath(path, hint) | C::TextLit(path, hint) => {
             let text = if matches!(c, C::TextPath(..)) {
-                bound(path)
+                bound(v, path)
             } else {
                 literal(v, path)
             };
+            let heading = hint
+                .filter(|_| v == Version::V10)
+                .and_then(|h| v10_heading(h, &text));
+            if let Some(text) = heading {
+                return finish(v, id, weight, "Text", json!({ "text": text }));
+            }
             let mut p = json!({ "text": text });
             if let (Some(h), Some(obj)) = (hint, p.as_object_mut()) {
                 let key = if v == Version::V08 {
@@ -139,7 +195,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             }
             ("Text", p)
         }
-        C::Image(path) => ("Image", json!({ "url": bound(path) })),
+        C::Image(path) => ("Image", json!({ "url": bound(v, path) })),
         C::Divider => ("Divider", json!({})),
         C::Button {
             child,
@@ -150,18 +206,18 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             let action = match v {
                 Version::V08 => json!({
                     "name": action,
-                    "context": context.iter().map(|(k, p)| json!({ "key": k, "value": bound(p) })).collect::<Vec<_>>()
+                    "context": context.iter().map(|(k, p)| json!({ "key": k, "value": bound(v, p) })).collect::<Vec<_>>()
                 }),
-                Version::V09 => json!({ "event": {
+                Version::V09 | Version::V10 => json!({ "event": {
                     "name": action,
-                    "context": context.iter().map(|(k, p)| ((*k).to_owned(), bound(p))).collect::<Map<_, _>>()
+                    "context": context.iter().map(|(k, p)| ((*k).to_owned(), bound(v, p))).collect::<Map<_, _>>()
                 }}),
             };
-            let mut p = json!({ "child": child, "action": action });
+            let mut p = json!({ "child": component_id(v, child), "action": action });
             if let Some(obj) = p.as_object_mut().filter(|_| *primary) {
                 match v {
                     Version::V08 => obj.insert("primary".into(), json!(true)),
-                    Version::V09 => obj.insert("variant".into(), json!("primary")),
+                    Version::V09 | Version::V10 => obj.insert("variant".into(), json!("primary")),
                 };
             }
             ("Button", p)
@@ -172,13 +228,13 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             number,
         } => {
             let mut p = match v {
-                Version::V08 => json!({ "label": literal(v, label), "text": bound(path) }),
-                Version::V09 => json!({ "label": label, "value": bound(path) }),
+                Version::V08 => json!({ "label": literal(v, label), "text": bound(v, path) }),
+                Version::V09 | Version::V10 => json!({ "label": label, "value": bound(v, path) }),
             };
             if let Some(obj) = p.as_object_mut().filter(|_| *number) {
                 match v {
                     Version::V08 => obj.insert("textFieldType".into(), json!("number")),
-                    Version::V09 => obj.insert("variant".into(), json!("number")),
+                    Version::V09 | Version::V10 => obj.insert("variant".into(), json!("number")),
                 };
             }
             ("TextField", p)
@@ -186,17 +242,22 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
         C::DateTime { label, path } => {
             let p = match v {
                 Version::V08 => {
-                    json!({ "value": bound(path), "enableDate": true, "enableTime": true })
+                    json!({ "value": bound(v, path), "enableDate": true, "enableTime": true })
                 }
-                Version::V09 => {
-                    json!({ "label": label, "value": bound(path), "enableDate": true, "enableTime": true })
+                Version::V09 | Version::V10 => {
+                    json!({ "label": label, "value": bound(v, path), "enableDate": true, "enableTime": true })
                 }
             };
             ("DateTimeInput", p)
         }
     };
+    finish(v, id, weight, ty, props)
+}
+
+/// A component of type `ty` with `props`, in the shape of version `v`.
+fn finish(v: Version, id: &str, weight: Option<u32>, ty: &str, props: Value) -> Value {
     let mut out = Map::new();
-    out.insert("id".into(), json!(id));
+    out.insert("id".into(), json!(component_id(v, id)));
     if let Some(w) = weight {
         out.insert("weight".into(), json!(w));
     }
@@ -204,7 +265,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
         Version::V08 => {
             out.insert("component".into(), json!({ ty: props }));
         }
-        Version::V09 => {
+        Version::V09 | Version::V10 => {
             out.insert("component".into(), json!(ty));
             if let Value::Object(props) = props {
                 out.extend(props);
@@ -214,27 +275,44 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
     Value::Object(out)
 }
 
-/// The surface-opening message. In v0.8 the root is named here; in v0.9 it is the component `root`.
+/// A message of version `v`: `{key: body}`, with `"version"` from v0.9 on.
+fn message(v: Version, key: &str, body: Value) -> Value {
+    match v {
+        Version::V08 => json!({ key: body }),
+        Version::V09 | Version::V10 => json!({ "version": v.as_str(), key: body }),
+    }
+}
+
+/// The surface-opening message. In v0.8 the root is named here; from v0.9 on it is the
+/// component `root`. v1.0 has no theme on a surface.
 fn open_surface(v: Version, surface: &str, root: &str) -> Value {
     match v {
         Version::V08 => json!({ "beginRendering": {
             "surfaceId": surface, "root": root, "styles": { "primaryColor": "#B3261E", "font": "Roboto" }
         }}),
-        Version::V09 => json!({ "version": "v0.9", "createSurface": {
-            "surfaceId": surface, "catalogId": BASIC_CATALOG_V09, "theme": { "primaryColor": "#B3261E" }
-        }}),
+        Version::V09 => message(
+            v,
+            "createSurface",
+            json!({ "surfaceId": surface, "catalogId": BASIC_CATALOG_V09, "theme": { "primaryColor": "#B3261E" } }),
+        ),
+        Version::V10 => message(
+            v,
+            "createSurface",
+            json!({ "surfaceId": surface, "catalogId": BASIC_CATALOG_V10 }),
+        ),
     }
 }
 
 fn update_components(v: Version, surface: &str, components: Vec<Value>) -> Value {
-    match v {
-        Version::V08 => {
-            json!({ "surfaceUpdate": { "surfaceId": surface, "components": components } })
-        }
-        Version::V09 => {
-            json!({ "version": "v0.9", "updateComponents": { "surfaceId": surface, "components": components } })
-        }
-    }
+    let key = match v {
+        Version::V08 => "surfaceUpdate",
+        Version::V09 | Version::V10 => "updateComponents",
+    };
+    message(
+        v,
+        key,
+        json!({ "surfaceId": surface, "components": components }),
+    )
 }
 
 /// A v0.8 `contents` entry holding a plain value (anything else is written as its JSON text).
@@ -267,7 +345,7 @@ fn v08_entry(key: &str, value: &Value) -> Option<Value> {
 
 /// Sets the whole data model of a surface to `data` (a JSON object).
 ///
-/// v0.9 does it in one `updateDataModel`. A v0.8 `valueMap` holds one level of plain values, so
+/// v0.9 and v1.0 do it in one `updateDataModel`. A v0.8 `valueMap` holds one level of plain values, so
 /// a list of records goes in a second `dataModelUpdate` at its own path, its entries keyed
 /// `item1`, `item2`, ... (the `/` update comes first: it replaces the whole model).
 fn set_data(v: Version, surface: &str, data: &Value) -> Vec<Value> {
@@ -302,25 +380,26 @@ fn set_data(v: Version, surface: &str, data: &Value) -> Vec<Value> {
             }
             out
         }
-        Version::V09 => {
-            vec![
-                json!({ "version": "v0.9", "updateDataModel": { "surfaceId": surface, "path": "/", "value": data } }),
-            ]
-        }
+        Version::V09 | Version::V10 => vec![message(
+            v,
+            "updateDataModel",
+            json!({ "surfaceId": surface, "path": "/", "value": data }),
+        )],
     }
 }
 
 fn root_id(v: Version, name: &'static str) -> &'static str {
     match v {
         Version::V08 => name,
-        Version::V09 => "root",
+        Version::V09 | Version::V10 => "root",
     }
 }
 
-/// Inside a list template, v0.8 binds with absolute paths of the item, v0.9 with relative ones.
+/// Inside a list template, v0.8 binds with absolute paths of the item, later versions with
+/// relative ones.
 fn item_path(v: Version, field: &'static str) -> &'static str {
     match (v, field) {
-        (Version::V09, f) => f,
+        (Version::V09 | Version::V10, f) => f,
         (Version::V08, "name") => "/name",
         (Version::V08, "rating") => "/rating",
         (Version::V08, "detail") => "/detail",
@@ -600,61 +679,7 @@ pub fn confirmation(
 
 /// A `deleteSurface` message, sent before a retry replaces a rejected UI.
 pub fn delete_surface(v: Version, surface: &str) -> Value {
-    match v {
-        Version::V08 => json!({ "deleteSurface": { "surfaceId": surface } }),
-        Version::V09 => json!({ "version": "v0.9", "deleteSurface": { "surfaceId": surface } }),
-    }
-}
-
-/// Where a key goes when a message is written out: identification first, long lists last, so a
-/// streaming reader learns what a message is before its bulk arrives.
-fn key_rank(key: &str) -> u8 {
-    match key {
-        "version" => 0,
-        "surfaceId" => 1,
-        "id" => 2,
-        "component" => 3,
-        "components" | "contents" | "value" => 9,
-        _ => 5,
-    }
-}
-
-/// Compact JSON text of `v` with object keys in reading order (see [`key_rank`]), as a model
-/// writing A2UI would put them.
-pub fn to_json(v: &Value) -> String {
-    let mut out = String::new();
-    write_json(v, &mut out);
-    out
-}
-
-fn write_json(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| key_rank(a.0).cmp(&key_rank(b.0)).then(a.0.cmp(b.0)));
-            out.push('{');
-            for (i, (k, val)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                write_json(val, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
+    message(v, "deleteSurface", json!({ "surfaceId": surface }))
 }
 
 #[cfg(test)]
@@ -679,12 +704,13 @@ mod tests {
     }
 
     #[test]
-    fn every_builder_makes_a_complete_ui_in_both_versions() {
-        for v in [Version::V08, Version::V09] {
+    fn every_builder_makes_a_complete_ui_in_every_version() {
+        for v in Version::ALL {
             for messages in all(v) {
                 let mut ui = Ui::new();
                 for m in &messages {
-                    assert_eq!(m.get("version").is_some(), v == Version::V09, "{m}");
+                    let tag = m.get("version").and_then(Value::as_str);
+                    assert_eq!(tag, (v != Version::V08).then_some(v.as_str()), "{m}");
                     ui.apply(m).unwrap();
                 }
                 assert!(ui.problems().is_empty(), "{:?}", ui.problems());
@@ -726,16 +752,47 @@ mod tests {
     }
 
     #[test]
-    fn writes_identifying_keys_first() {
-        let text = to_json(&delete_surface(Version::V09, "s"));
-        assert_eq!(
-            text,
-            r#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#
-        );
-        let list = restaurant_list(Version::V09, "T", &[]);
-        assert!(to_json(&list[1]).starts_with(r#"{"version":"v0.9","updateComponents":{"surfaceId":"restaurant-list","components":[{"id":"root","component":"Column""#));
+    fn reads_versions_and_draws_stars() {
         assert_eq!(stars(4.6), "★★★★½ 4.6");
         assert_eq!(Version::parse("v0.8"), Some(Version::V08));
-        assert_eq!(Version::parse("1.0"), None);
+        assert_eq!(Version::parse("1.0"), Some(Version::V10));
+        assert_eq!(Version::parse("v1.0"), Some(Version::V10));
+        assert_eq!(Version::parse("2.0"), None);
+    }
+
+    #[test]
+    fn v10_writes_identifier_ids_at_path_bindings_and_markdown_headings() {
+        let list = restaurant_list(
+            Version::V10,
+            "T",
+            &crate::tools::get_restaurants("Chinese", "New York", 1),
+        );
+        assert_eq!(
+            list[0],
+            json!({"version": "v1.0", "createSurface": {"surfaceId": LIST_SURFACE, "catalogId": BASIC_CATALOG_V10}})
+        );
+        let comps = list[1]["updateComponents"]["components"]
+            .as_array()
+            .unwrap();
+        let by_id = |id: &str| comps.iter().find(|c| c["id"] == id).unwrap();
+        assert_eq!(
+            by_id("root")["children"],
+            json!(["list_title", "list_items"])
+        );
+        assert_eq!(
+            by_id("list_items")["children"],
+            json!({"componentId": "card", "path": "/items"})
+        );
+        assert!(by_id("list_title").get("variant").is_none());
+        assert_eq!(by_id("card_image")["url"], json!({"@path": "imageUrl"}));
+        assert_eq!(
+            by_id("card_book")["action"]["event"]["context"]["restaurantName"],
+            json!({"@path": "name"})
+        );
+        assert_eq!(by_id("card_address")["variant"], "caption");
+        let done = confirmation(Version::V10, "A", "2", "", "", "u");
+        let footer = &done[1]["updateComponents"]["components"][7];
+        assert_eq!(footer["id"], "confirmation_footer");
+        assert_eq!(footer["text"], "##### See you soon!");
     }
 }
