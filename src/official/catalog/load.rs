@@ -9,11 +9,13 @@ use super::{Catalog, CatalogError, ErrorKind, Version};
 
 impl Catalog {
     /// Loads the basic catalog of the A2UI specification from `spec_dir` (the directory holding
-    /// `v0_8/` and `v0_9/`):
+    /// `v0_8/`, `v0_9/` and `v1_0/`):
     /// v0.8 reads `v0_8/json/server_to_client.json` and `v0_8/json/standard_catalog_definition.json`;
     /// v0.9 reads `v0_9/json/server_to_client.json`, `v0_9/json/common_types.json` and
-    /// `v0_9/catalogs/basic/catalog.json`. A catalog without `catalogId` gets the specification's
-    /// URL for it.
+    /// `v0_9/catalogs/basic/catalog.json`; v1.0 reads `v1_0/json/agent_to_renderer.json`,
+    /// `v1_0/json/common_types.json` and `v1_0/catalogs/basic/catalog.json`. A catalog without
+    /// `catalogId` gets the specification's URL for it. [`Catalog::builtin`] holds the basic
+    /// catalogs without any file.
     ///
     /// ```no_run
     /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -29,11 +31,17 @@ impl Catalog {
                 None,
                 "https://a2ui.org/specification/v0_8/standard_catalog_definition.json",
             ),
-            Version::V09 | Version::V10 => (
+            Version::V09 => (
                 spec_dir.join("v0_9/json/server_to_client.json"),
                 spec_dir.join("v0_9/catalogs/basic/catalog.json"),
                 Some(spec_dir.join("v0_9/json/common_types.json")),
                 "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+            ),
+            Version::V10 => (
+                spec_dir.join("v1_0/json/agent_to_renderer.json"),
+                spec_dir.join("v1_0/catalogs/basic/catalog.json"),
+                Some(spec_dir.join("v1_0/json/common_types.json")),
+                "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
             ),
         };
         let s2c_schema = read_json(&s2c)?;

@@ -9,7 +9,8 @@
 //!
 //! It can be built from [`serde_json::Value`]s ([`Catalog::new`]), from the specification
 //! directory ([`Catalog::basic`]) or from a conformance suite's `catalog:` block
-//! ([`Catalog::from_config`]).
+//! ([`Catalog::from_config`]); the basic catalogs of every version are also built into the crate
+//! ([`Catalog::builtin`]), so validating needs no file.
 //!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
@@ -43,6 +44,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::validator::{ValidationError, Validator};
 
+mod builtin;
 mod load;
 mod refs;
 
