@@ -174,7 +174,7 @@ impl ProgressiveParser {
         queued.sort();
         queued.dedup();
         for (i, sid) in queued.iter().enumerate() {
-            if let Err(e) = self.flush_surface(sid, Flush::Queued, out) {
+            if let Err(e) = self.flush_surface(sid, Flush::Queued, &[], out) {
                 let writing = self.json.stack.len() > 1;
                 if writing && self.current.failed {
                     // A message gives one error at most: a later fault in it is mended without
