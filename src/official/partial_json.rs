@@ -277,6 +277,12 @@ impl PartialJson {
         }
     }
 
+    /// How deep the innermost open container is nested, the top-level list counted as 1 (lists
+    /// in it that hold messages count too, though they are not on the stack).
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len() + self.inner_lists
+    }
+
     /// True while the top-level list is open.
     pub(crate) fn in_list(&self) -> bool {
         !self.stack.is_empty()
@@ -1123,6 +1129,91 @@ mod tests {
         assert!(taken > 40, "only {taken} pieces were quiet");
         // Before the top-level list opens, nothing is taken whole.
         assert!(!PartialJson::default().absorb_quiet("   "));
+    }
+
+    #[test]
+    fn lists_in_the_top_level_list_hold_messages_and_count_towards_depth() {
+        let mut p = PartialJson::default();
+        let out = feed(
+            &mut p,
+            r#"[{"a": 1}, junk [[{"b": 2}], {"c": [3]}], {"d": "#,
+        );
+        assert_eq!(
+            out,
+            vec![json!({"a": 1}), json!({"b": 2}), json!({"c": [3]})]
+        );
+        // The top-level list and the message being written: the inner lists are closed.
+        assert_eq!((p.stack.len(), p.depth()), (2, 2));
+        feed(&mut p, r#"4}, [[{"e": "#);
+        assert_eq!((p.stack.len(), p.depth()), (2, 4));
+    }
+
+    #[test]
+    fn a_string_cut_inside_an_escape_waits_and_a_lone_high_surrogate_shows_as_replacement() {
+        let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
+        for (cut, shown) in [
+            (r"Line 1\", None),
+            (r"Line 1\u00", None),
+            (r"Line 1\n", Some("Line 1\n")),
+            (r"a\\", Some("a\\")),
+            (r"Rocket \ud83d", Some("Rocket \u{FFFD}")),
+            (r"Rocket \ud83d\ude80", Some("Rocket \u{1F680}")),
+            (r"Rocket \ud83d\u", None),
+            (r"\u00e9", Some("\u{e9}")),
+        ] {
+            let mut p = PartialJson::default();
+            feed(&mut p, &format!(r#"[{{"text": "{cut}"#));
+            let got = p.cut_string(heal).map(|(_, text)| text);
+            assert_eq!(got.as_deref(), shown, "{cut}");
+        }
+    }
+
+    #[test]
+    fn a_member_is_in_progress_from_its_key_to_the_end_of_its_value() {
+        let mut p = PartialJson::default();
+        let mut in_progress = Vec::new();
+        for piece in [
+            "[{",
+            r#""id""#,
+            ":",
+            r#" "x""#,
+            ",",
+            r#" "val"#,
+            r#"ue": "#,
+            "-4",
+            "2",
+            ",",
+            r#" "t": ["#,
+        ] {
+            feed(&mut p, piece);
+            in_progress.push(p.member_in_progress());
+        }
+        assert_eq!(
+            in_progress,
+            [
+                false, true, true, false, false, true, true, true, true, false, false
+            ]
+        );
+    }
+
+    #[test]
+    fn cut_strings_show_only_under_the_cuttable_keys() {
+        let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
+        let text = r#"[{"text": "a", "title": "b"#;
+        let mut p = PartialJson::default();
+        feed(&mut p, text);
+        assert_eq!(p.snapshot(1, heal), Some(json!({"text": "a"})));
+        let mut p = PartialJson::default();
+        p.set_cuttable_keys(Some(vec!["title".to_owned()].into()));
+        feed(&mut p, text);
+        assert_eq!(
+            p.snapshot(1, heal),
+            Some(json!({"text": "a", "title": "b"}))
+        );
+        let mut p = PartialJson::default();
+        p.set_cuttable_keys(Some(Vec::new().into()));
+        feed(&mut p, r#"[{"text": "a"#);
+        assert_eq!(p.snapshot(1, heal), Some(json!({})));
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub(super) struct Catalogs {
     by_id: Vec<(String, Arc<Validator>)>,
     /// The catalog id that each surface's beginning message named, by surface.
     surfaces: QuickMap<String, String>,
+    /// Another catalog than the first is held, so that what is checked against which may
+    /// depend on the component.
+    several: bool,
     /// Messages and components are checked against the catalogs.
     check: bool,
 }
@@ -50,6 +53,7 @@ impl Catalogs {
             first,
             by_id,
             surfaces: QuickMap::default(),
+            several: false,
             check: true,
         }
     }
@@ -69,7 +73,8 @@ impl Catalogs {
             ));
         }
         if let Some(id) = validator.catalog().catalog_id() {
-            self.by_id.push((id.to_owned(), Arc::clone(&validator)));
+            self.several |= !Arc::ptr_eq(&validator, &self.first);
+            self.by_id.push((id.to_owned(), validator));
         }
         Ok(())
     }
@@ -94,10 +99,9 @@ impl Catalogs {
         self.catalog().version()
     }
 
-    /// Whether the parser holds more than the first catalog, so that what is checked against
-    /// which may depend on the component.
+    /// Whether the parser holds a catalog a component may resolve to besides the first.
     fn several(&self) -> bool {
-        self.by_id.iter().any(|(_, v)| !Arc::ptr_eq(v, &self.first))
+        self.several
     }
 
     /// Notes the catalog id that the beginning message of surface `sid` names (or that it
@@ -193,13 +197,7 @@ impl Catalogs {
             Some(Value::Object(typed)) => typed.keys().next().map(String::as_str),
             _ => None,
         };
-        let defined = kind.is_some_and(|kind| {
-            catalog
-                .catalog_schema()
-                .get("components")
-                .and_then(|c| c.get(kind))
-                .is_some()
-        });
+        let defined = kind.is_some_and(|kind| catalog.component(kind).is_some());
         (made, defined)
     }
 

@@ -94,7 +94,7 @@ impl ProgressiveParser {
                     .map(str::to_owned);
                 let catalog_id = payload.get("catalogId").and_then(Value::as_str);
                 self.catalogs.name_surface(&sid, catalog_id);
-                self.begin_surface(msg, &sid, root, out)
+                self.begin_surface(msg, (&sid, at), root, out)
             }
             MessageKind::SurfaceUpdate | MessageKind::UpdateComponents => {
                 let root = payload
@@ -151,8 +151,8 @@ impl ProgressiveParser {
         error
     }
 
-    /// A `beginRendering` / `createSurface` for surface `sid`, naming `root` or not: passed on
-    /// the first time, then what was held for the surface is shown.
+    /// A `beginRendering` / `createSurface` for surface `sid`, which began at byte `at`, naming
+    /// `root` or not: passed on the first time, then what was held for the surface is shown.
     ///
     /// A `createSurface` may carry the surface's first components (v1.0): they are stored as
     /// the surface's, and when it is passed on, the renderer has them from it, so they are
@@ -161,7 +161,7 @@ impl ProgressiveParser {
     fn begin_surface<M: Form>(
         &mut self,
         msg: Value,
-        sid: &str,
+        (sid, at): (&str, u64),
         root: Option<String>,
         out: &mut Out<M>,
     ) -> Result<(), Error> {
@@ -191,7 +191,7 @@ impl ProgressiveParser {
             let cached = Cached {
                 value: comp.clone(),
                 open_lists: Vec::new(),
-                at: stored.map_or(0, |c| c.at()),
+                at: stored.map_or(at, |c| c.at()),
             };
             self.store_component(sid, cached);
         }

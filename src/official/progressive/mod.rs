@@ -9,11 +9,15 @@
 //! * children that have not arrived yet are replaced by `loading_<id>` placeholder rows, swapped for
 //!   the real component when it comes;
 //! * a cut string under a prose key (`text`, `literalString`, `valueString`, `label`, `hint`,
-//!   `caption`, `altText`) is shown as far as it goes; ids, paths, URLs, numbers and every other
-//!   value wait until they are complete;
+//!   `caption`, `altText`, or the keys of [`ProgressiveParser::with_cuttable_keys`]) is shown as
+//!   far as it goes; ids, paths, URLs, numbers and every other value wait until they are
+//!   complete, and so does the component while such a member of it is being written (or a
+//!   string of it is cut inside an escape), keeping what it showed;
 //! * component updates for a surface are held until its `beginRendering` / `createSurface`;
 //! * data-model updates are passed on as their entries complete;
-//! * cycles and self-references are errors, and messages are checked against the catalog.
+//! * cycles and self-references are errors, and messages are checked against the catalog
+//!   (unless [`ProgressiveParser::without_validation`]), or against the one of several catalogs
+//!   a component or its surface names ([`ProgressiveParser::with_catalogs`]).
 //!
 //! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: the rest
 //! of a chunk that held several errors, and text held back as a possible tag start.
