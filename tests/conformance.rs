@@ -1,6 +1,7 @@
 //! Runs the official A2UI conformance suites (`streaming_parser.yaml`, `parser.yaml`,
 //! `validator.yaml`) from `../shared/a2ui/conformance` (or `$A2UI_SHARED/a2ui/conformance`),
-//! and the v1.0 validator suite (`core/validator_v1_0.yaml`) from `../shared/a2ui-v1`, prints
+//! the v1.0 validator suite (`core/validator_v1_0.yaml`) and the streaming parser's successor
+//! suite `agent/legacy/streaming_parser.yaml` from `../shared/a2ui-v1/conformance`, prints
 //! `N passed, N failed` for each, and fails on any failure.
 #![cfg(feature = "official")]
 
@@ -22,6 +23,13 @@ mod support;
 fn conformance_dir() -> Option<PathBuf> {
     let dir = support::shared_root()?.join("a2ui/conformance");
     dir.join("suites").is_dir().then_some(dir)
+}
+
+/// `<shared>/a2ui-v1/conformance`, the suites published after the project's move (protocol v1.0),
+/// when it is there.
+fn v1_conformance_dir() -> Option<PathBuf> {
+    let dir = support::shared_root()?.join("a2ui-v1/conformance");
+    dir.join("agent").is_dir().then_some(dir)
 }
 
 /// Prints the tally of one suite and its failures; returns the number of failures.
@@ -60,9 +68,23 @@ fn official_conformance_suites() {
     let validator = validator_suite::run(&dir);
     assert_eq!(parser.len(), 17, "parser.yaml should hold 17 cases");
     assert_eq!(validator.len(), 45, "validator.yaml should hold 45 cases");
-    let failures = report("streaming_parser.yaml", &streaming)
+    let mut failures = report("streaming_parser.yaml", &streaming)
         + report("parser.yaml", &parser)
         + report("validator.yaml", &validator);
+    match v1_conformance_dir() {
+        Some(v1) => {
+            let legacy = streaming_suite::run_legacy(&v1);
+            failures += report("legacy/streaming_parser.yaml", &legacy);
+            assert_eq!(
+                legacy.len(),
+                84,
+                "legacy/streaming_parser.yaml should hold 84 cases"
+            );
+        }
+        None => support::say(
+            "skipping legacy/streaming_parser.yaml: ../shared/a2ui-v1/conformance not found",
+        ),
+    }
     assert_eq!(failures, 0, "conformance failures");
 }
 

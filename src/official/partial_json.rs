@@ -5,8 +5,9 @@
 //! container at once, so a container that closes is already a finished [`Value`]. While a
 //! container is still open, [`PartialJson::snapshot`] builds the value it would have if the
 //! stream stopped here: finished members are kept, a cut string is kept only under a key whose
-//! prose may be shown while it grows (see [`CUTTABLE_KEYS`]), and everything else that is
-//! unfinished (a key, an id, a path, a number, `true`) is left out until it ends.
+//! prose may be shown while it grows (see [`CUTTABLE_KEYS`], which the owner may replace) and
+//! not cut inside an escape, and everything else that is unfinished (a key, an id, a path, a
+//! number, `true`) is left out until it ends.
 //!
 //! Why a second JSON reader beside `scan.rs`: the SDK's streaming parser reads leniently (it
 //! skips what does not belong and carries on) and shows strings while they are written, where
@@ -17,6 +18,7 @@
 use serde_json::{Map, Value};
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::find::find_either;
 use crate::scan::decode_body;
@@ -108,7 +110,8 @@ enum Token {
         escaped: bool,
         /// A string where none belongs; read past and dropped.
         junk: bool,
-        /// A value under a key in [`CUTTABLE_KEYS`]: a snapshot may show it while it grows.
+        /// A value under a cuttable key ([`PartialJson::set_cuttable_keys`]): a snapshot may
+        /// show it while it grows.
         shows: bool,
     },
     /// A number or literal in progress.
@@ -242,6 +245,12 @@ pub(crate) struct PartialJson {
     /// the builder is reset): while it stands still, the stack is as it was and only the
     /// string in progress grew.
     pub(crate) shape: u64,
+    /// The keys whose cut strings a snapshot may show, when not [`CUTTABLE_KEYS`].
+    cuttable: Option<Arc<[String]>>,
+    /// Lists open directly inside the top-level list (and only in lists), which are not
+    /// frames: the objects in them are messages, as the top-level list's own are (the
+    /// reference takes an object as a message wherever only lists enclose it).
+    inner_lists: usize,
 }
 
 impl PartialJson {
@@ -254,6 +263,26 @@ impl PartialJson {
         }
     }
 
+    /// Shows cut strings under `keys` (none shown when it is empty) instead of under
+    /// [`CUTTABLE_KEYS`]; `None` goes back to those.
+    pub(crate) fn set_cuttable_keys(&mut self, keys: Option<Arc<[String]>>) {
+        self.cuttable = keys;
+    }
+
+    /// Whether a cut string under `key` may be shown (see [`PartialJson::set_cuttable_keys`]).
+    fn is_cuttable(&self, key: &str) -> bool {
+        match &self.cuttable {
+            None => CUTTABLE_KEYS.contains(&key),
+            Some(keys) => keys.iter().any(|k| k == key),
+        }
+    }
+
+    /// How deep the innermost open container is nested, the top-level list counted as 1 (lists
+    /// in it that hold messages count too, though they are not on the stack).
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len() + self.inner_lists
+    }
+
     /// True while the top-level list is open.
     pub(crate) fn in_list(&self) -> bool {
         !self.stack.is_empty()
@@ -264,6 +293,7 @@ impl PartialJson {
         self.shape += 1;
         self.stack.clear();
         self.token = Token::None;
+        self.inner_lists = 0;
         self.push_frame(None, Body::Array(Vec::new()), false);
     }
 
@@ -280,6 +310,7 @@ impl PartialJson {
         self.closed_object = false;
         self.stack.clear();
         self.token = Token::None;
+        self.inner_lists = 0;
     }
 
     /// Takes the longest start of `text` that goes on with a string in progress without ending
@@ -435,7 +466,7 @@ impl PartialJson {
                 let shows = !junk
                     && self
                         .pending_value_key()
-                        .is_some_and(|k| CUTTABLE_KEYS.contains(&k));
+                        .is_some_and(|k| self.is_cuttable(k));
                 self.token = Token::Str {
                     // Room for a typical key or id at once: written a few bytes per chunk, a
                     // string would otherwise grow two or three times.
@@ -446,6 +477,15 @@ impl PartialJson {
                 };
                 // A shown string already shows (empty) as soon as it opens.
                 self.dirty |= shows;
+                Step::Nothing
+            }
+            '[' if self.stack.len() == 1 && self.wants_value() => {
+                // A list in the top-level list: its objects are messages all the same.
+                self.inner_lists += 1;
+                Step::Nothing
+            }
+            ']' if self.stack.len() == 1 && self.inner_lists > 0 => {
+                self.inner_lists -= 1;
                 Step::Nothing
             }
             '{' | '[' => {
@@ -690,14 +730,18 @@ impl PartialJson {
     }
 
     /// The cut string being written as the value of the innermost object's pending key, as a
-    /// snapshot would show it: `(key, text)`, or `None` when there is none or `heal_string`
-    /// (called as in [`PartialJson::snapshot`]) says it waits.
+    /// snapshot would show it: `(key, text)`, or `None` when there is none, its key is not
+    /// cuttable ([`PartialJson::set_cuttable_keys`]), it ends inside an escape, or
+    /// `heal_string` (called as in [`PartialJson::snapshot`]) says it waits.
     pub(crate) fn cut_string(
         &self,
         heal_string: impl Fn(&str, &str, &Map<String, Value>) -> bool,
     ) -> Option<(&str, String)> {
         let Token::Str {
-            raw, junk: false, ..
+            raw,
+            junk: false,
+            shows: true,
+            ..
         } = &self.token
         else {
             return None;
@@ -714,8 +758,22 @@ impl PartialJson {
         else {
             return None;
         };
-        let text = decode_body(raw.trim_end(), true)?.into_owned();
+        let text = decode_cut(raw.trim_end())?.into_owned();
         heal_string(k, &text, map).then_some((k.as_str(), text))
+    }
+
+    /// Whether a member of the innermost open object has begun and not ended: its key is being
+    /// written or waits for its value, or its value (a string, a number, a literal) is being
+    /// written. Such an object, cut here, is not JSON the reference can heal unless the member
+    /// is a cut string it shows ([`PartialJson::cut_string`]).
+    pub(crate) fn member_in_progress(&self) -> bool {
+        match self.stack.last() {
+            Some(Frame {
+                body: Body::Object { key, want_key, .. },
+                ..
+            }) => !matches!(self.token, Token::None) || (key.is_some() && !*want_key),
+            _ => false,
+        }
     }
 
     /// Where a [`snapshot`](Self::snapshot) from stack index `from` puts the cut string in
@@ -832,6 +890,41 @@ impl PartialJson {
             }
         }
         result
+    }
+}
+
+/// The text of the body of a cut string (what lies between its opening quote and the cut), as
+/// the reference shows it once it closes the string where it was cut: `None` when the body ends
+/// inside an escape sequence (`\`, `\u12`), which does not close into JSON; an escaped high
+/// surrogate at the end, whose low half has not come yet, is U+FFFD (the reference shows the
+/// lone surrogate, which a Rust string cannot hold). Only the end of the body is looked at
+/// beyond what decoding it takes.
+fn decode_cut(body: &str) -> Option<Cow<'_, str>> {
+    let Some(pos) = body.rfind('\\') else {
+        return Some(Cow::Borrowed(body));
+    };
+    let (head, tail) = body.split_at_checked(pos)?;
+    let run = 1 + head.bytes().rev().take_while(|&b| b == b'\\').count();
+    if run % 2 == 0 {
+        // The last backslash is escaped: no escape is cut.
+        return decode_body(body, false);
+    }
+    let escape = tail.get(1..).unwrap_or_default();
+    let hex = escape.strip_prefix('u').map(|digits| digits.get(..4));
+    match hex {
+        None if escape.is_empty() => None,
+        Some(None) => None,
+        Some(Some(digits)) if escape.len() == 5 => {
+            let unit = u16::from_str_radix(digits, 16).ok()?;
+            if (0xD800..0xDC00).contains(&unit) {
+                let mut text = decode_body(head, false)?.into_owned();
+                text.push(char::REPLACEMENT_CHARACTER);
+                Some(Cow::Owned(text))
+            } else {
+                decode_body(body, false)
+            }
+        }
+        _ => decode_body(body, false),
     }
 }
 
@@ -1036,6 +1129,91 @@ mod tests {
         assert!(taken > 40, "only {taken} pieces were quiet");
         // Before the top-level list opens, nothing is taken whole.
         assert!(!PartialJson::default().absorb_quiet("   "));
+    }
+
+    #[test]
+    fn lists_in_the_top_level_list_hold_messages_and_count_towards_depth() {
+        let mut p = PartialJson::default();
+        let out = feed(
+            &mut p,
+            r#"[{"a": 1}, junk [[{"b": 2}], {"c": [3]}], {"d": "#,
+        );
+        assert_eq!(
+            out,
+            vec![json!({"a": 1}), json!({"b": 2}), json!({"c": [3]})]
+        );
+        // The top-level list and the message being written: the inner lists are closed.
+        assert_eq!((p.stack.len(), p.depth()), (2, 2));
+        feed(&mut p, r#"4}, [[{"e": "#);
+        assert_eq!((p.stack.len(), p.depth()), (2, 4));
+    }
+
+    #[test]
+    fn a_string_cut_inside_an_escape_waits_and_a_lone_high_surrogate_shows_as_replacement() {
+        let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
+        for (cut, shown) in [
+            (r"Line 1\", None),
+            (r"Line 1\u00", None),
+            (r"Line 1\n", Some("Line 1\n")),
+            (r"a\\", Some("a\\")),
+            (r"Rocket \ud83d", Some("Rocket \u{FFFD}")),
+            (r"Rocket \ud83d\ude80", Some("Rocket \u{1F680}")),
+            (r"Rocket \ud83d\u", None),
+            (r"\u00e9", Some("\u{e9}")),
+        ] {
+            let mut p = PartialJson::default();
+            feed(&mut p, &format!(r#"[{{"text": "{cut}"#));
+            let got = p.cut_string(heal).map(|(_, text)| text);
+            assert_eq!(got.as_deref(), shown, "{cut}");
+        }
+    }
+
+    #[test]
+    fn a_member_is_in_progress_from_its_key_to_the_end_of_its_value() {
+        let mut p = PartialJson::default();
+        let mut in_progress = Vec::new();
+        for piece in [
+            "[{",
+            r#""id""#,
+            ":",
+            r#" "x""#,
+            ",",
+            r#" "val"#,
+            r#"ue": "#,
+            "-4",
+            "2",
+            ",",
+            r#" "t": ["#,
+        ] {
+            feed(&mut p, piece);
+            in_progress.push(p.member_in_progress());
+        }
+        assert_eq!(
+            in_progress,
+            [
+                false, true, true, false, false, true, true, true, true, false, false
+            ]
+        );
+    }
+
+    #[test]
+    fn cut_strings_show_only_under_the_cuttable_keys() {
+        let heal = |_: &str, _: &str, _: &Map<String, Value>| true;
+        let text = r#"[{"text": "a", "title": "b"#;
+        let mut p = PartialJson::default();
+        feed(&mut p, text);
+        assert_eq!(p.snapshot(1, heal), Some(json!({"text": "a"})));
+        let mut p = PartialJson::default();
+        p.set_cuttable_keys(Some(vec!["title".to_owned()].into()));
+        feed(&mut p, text);
+        assert_eq!(
+            p.snapshot(1, heal),
+            Some(json!({"text": "a", "title": "b"}))
+        );
+        let mut p = PartialJson::default();
+        p.set_cuttable_keys(Some(Vec::new().into()));
+        feed(&mut p, r#"[{"text": "a"#);
+        assert_eq!(p.snapshot(1, heal), Some(json!({})));
     }
 
     #[test]

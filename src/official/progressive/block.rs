@@ -106,8 +106,7 @@ impl ProgressiveParser {
             }
             let step = self.json.feed(c, wanted);
             // Only an opening bracket deepens the stack, whose first frame is the top-level list.
-            if matches!(c, '{' | '[')
-                && self.json.stack.len() > self.limits.max_depth.saturating_add(1)
+            if matches!(c, '{' | '[') && self.json.depth() > self.limits.max_depth.saturating_add(1)
             {
                 let e = self.abandon_block(format!(
                     "A2UI block nested deeper than {} levels (the parser's max_depth)",
@@ -174,7 +173,7 @@ impl ProgressiveParser {
         queued.sort();
         queued.dedup();
         for (i, sid) in queued.iter().enumerate() {
-            if let Err(e) = self.flush_surface(sid, Flush::Queued, out) {
+            if let Err(e) = self.flush_surface(sid, Flush::Queued, &[], out) {
                 let writing = self.json.stack.len() > 1;
                 if writing && self.current.failed {
                     // A message gives one error at most: a later fault in it is mended without

@@ -79,7 +79,7 @@ impl ProgressiveParser {
         if self.current.rejected.contains(&id) {
             return false;
         }
-        let catalog = self.validator.catalog();
+        let catalog = self.catalogs.catalog();
         if !self.surfaces.contains_key(sid) {
             self.surfaces.insert(sid.to_owned(), Surface::with_room());
         }
@@ -106,7 +106,7 @@ impl ProgressiveParser {
                 if !has_id || typed.is_empty() || has_empty_object(body) {
                     return false;
                 }
-                let catalog = self.validator.catalog();
+                let catalog = self.catalogs.catalog();
                 typed.iter().all(|(kind, props)| match props {
                     Value::Object(props) => catalog
                         .required_fields(kind)

@@ -56,7 +56,7 @@ impl ProgressiveParser {
         if (self.version, self.mode) == (Version::V08, Emission::Official) {
             // Every entry so far, the latest per key, as the reference sends them: while the
             // list is open, from the entries made ready as they finished.
-            let open_list = self.validator.checks_entries_apart()
+            let open_list = self.catalogs.checks_entries_apart()
                 && matches!(self.json.stack.get(2), Some(f) if f.key.as_deref() == Some(kind))
                 && matches!(
                     self.json.stack.get(3),
@@ -66,7 +66,7 @@ impl ProgressiveParser {
                 let update = self.data.entries.update::<M>(
                     &self.json,
                     3,
-                    &self.validator,
+                    &self.catalogs,
                     (sid, path),
                     cut,
                     &mut out.spare,
@@ -164,6 +164,7 @@ impl ProgressiveParser {
             }
         }
         v09_message(
+            self.version,
             kind,
             object([
                 ("surfaceId", Value::String(sid)),
@@ -194,6 +195,7 @@ impl ProgressiveParser {
                     .cloned()
                     .unwrap_or(Value::Null);
                 let msg = v09_message(
+                    self.version,
                     kind,
                     object([
                         ("surfaceId", Value::from(sid.as_str())),
@@ -201,7 +203,7 @@ impl ProgressiveParser {
                         ("value", value),
                     ]),
                 );
-                if self.validator.validate_with(&msg, false).is_ok() {
+                if self.catalogs.validate(&msg, false).is_ok() {
                     checked.push(msg);
                     continue;
                 }
@@ -213,6 +215,7 @@ impl ProgressiveParser {
         }
         if !top.is_empty() {
             messages.push(v09_message(
+                self.version,
                 kind,
                 object([
                     ("surfaceId", Value::String(sid)),
@@ -317,7 +320,11 @@ fn v08_entries_changed(
     }
 }
 
-/// The v0.9 message of `kind` with `body`: `{"version": "v0.9", kind: body}`.
-pub(super) fn v09_message(kind: &str, body: Value) -> Value {
-    object([("version", Value::from("v0.9")), (kind, body)])
+/// The v0.9 (or later) message of `kind` with `body`: `{"version": "v0.9", kind: body}`, with
+/// the version's own tag.
+pub(super) fn v09_message(version: Version, kind: &str, body: Value) -> Value {
+    object([
+        ("version", Value::from(version.message_tag())),
+        (kind, body),
+    ])
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::catalogs::Catalogs;
 use super::component::object;
 use super::form::{Form, compact_json};
 use super::heal::heal_data_string;
@@ -12,7 +13,6 @@ use crate::official::data_delta::{
     EntryFields, SCALAR_FIELDS, entry_fields, has_value, prune_entry_owned,
 };
 use crate::official::partial_json::{Body, Frame, PartialJson};
-use crate::official::validator::Validator;
 
 /// The finished entries of the `contents` list of a v0.8 data-model update being written (official
 /// mode, which sends all of them on every step), each pruned, written as text and checked
@@ -65,7 +65,7 @@ impl EntriesSoFar {
         &mut self,
         json: &PartialJson,
         index: usize,
-        validator: &Validator,
+        validator: &Catalogs,
         (sid, path): (&str, Option<&Value>),
         cut: Option<Option<String>>,
         spare: &mut Vec<M>,
@@ -128,7 +128,7 @@ impl EntriesSoFar {
 
     /// Nothing taken yet from list `list` (its [`Frame::serial`]) of the update of surface
     /// `sid` at `path`.
-    fn new(list: u64, (sid, path): (&str, Option<&Value>), validator: &Validator) -> EntriesSoFar {
+    fn new(list: u64, (sid, path): (&str, Option<&Value>), validator: &Catalogs) -> EntriesSoFar {
         let check = wrap_entries(sid, path.cloned(), Vec::new());
         EntriesSoFar {
             list,
@@ -136,7 +136,7 @@ impl EntriesSoFar {
             path: path.cloned(),
             sid_json: compact_json(&Value::from(sid)),
             path_json: path.map(compact_json).unwrap_or_default(),
-            envelope_ok: validator.validate_with(&check, false).is_ok(),
+            envelope_ok: validator.validate(&check, false).is_ok(),
             check,
             entries: Vec::new(),
             kept: Vec::new(),
@@ -145,7 +145,7 @@ impl EntriesSoFar {
     }
 
     /// Takes the entries of `items` (the list so far) finished since the last call.
-    fn take_finished<M: Form>(&mut self, items: &[Value], validator: &Validator) {
+    fn take_finished<M: Form>(&mut self, items: &[Value], validator: &Catalogs) {
         // A list only grows while it is open.
         let done = self.entries.len().min(items.len());
         for item in items.get(done..).unwrap_or_default() {
@@ -172,7 +172,7 @@ impl EntriesSoFar {
         json: &PartialJson,
         index: usize,
         cut: Option<Option<String>>,
-        validator: &Validator,
+        validator: &Catalogs,
     ) -> Option<Entry> {
         json.stack.get(index + 1)?;
         let snapshot = match cut {
@@ -213,7 +213,7 @@ impl EntriesSoFar {
 
     /// Makes `raw` ready to send: pruned, checked in [`EntriesSoFar::check`], and (text form)
     /// written as text.
-    fn entry<M: Form>(&mut self, raw: Value, validator: &Validator) -> Entry {
+    fn entry<M: Form>(&mut self, raw: Value, validator: &Catalogs) -> Entry {
         let (key, valued, mut sent, text_only) = match plain_entry(&raw) {
             Some(plain) => {
                 debug_assert_eq!(plain.valued, has_value(&raw));
@@ -274,12 +274,12 @@ impl EntriesSoFar {
     }
 
     /// Whether the update with only `entry` passes the catalog check (`None`: nothing to check).
-    fn check_alone(&mut self, entry: &mut Option<Value>, validator: &Validator) -> Option<bool> {
+    fn check_alone(&mut self, entry: &mut Option<Value>, validator: &Catalogs) -> Option<bool> {
         let (Some(value), Some(list)) = (entry.take(), entries_slot(&mut self.check)) else {
             return None;
         };
         list.push(value);
-        let ok = validator.validate_with(&self.check, false).is_ok();
+        let ok = validator.validate(&self.check, false).is_ok();
         *entry = entries_slot(&mut self.check).and_then(Vec::pop);
         Some(ok)
     }

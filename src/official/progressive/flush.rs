@@ -2,6 +2,8 @@
 //! refreshed, and the component update of the step made (see [`surface`](super::surface) for
 //! each of those steps).
 
+use serde_json::Value;
+
 use super::form::{Form, Out};
 use super::{Error, ErrorKind, ProgressiveParser};
 use crate::official::catalog::Version;
@@ -23,11 +25,13 @@ impl ProgressiveParser {
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless
     /// the reachable set has to be worked out again. `why` says what asks for the flush, and so
     /// whether a surface not waiting in [`Self::queued`] is left alone and whether a missing root
-    /// is an error.
+    /// is an error. The components in `sent` (the surface's as a message passed on wrote them)
+    /// are counted as sent where their emitted form is the one written there.
     pub(super) fn flush_surface<M: Form>(
         &mut self,
         sid: &str,
         why: Flush,
+        sent: &[Value],
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         let Some(surface) = self.surfaces.get_mut(sid) else {
@@ -47,7 +51,10 @@ impl ProgressiveParser {
             return Err(self.heal(sid).unwrap_or(e));
         }
         // Bring the emitted form of every candidate up to date.
-        let changed = surface.refresh_all(&candidates, sid, self.version, &self.validator);
+        let mut changed = surface.refresh_all(&candidates, sid, self.version, &self.catalogs);
+        if !sent.is_empty() {
+            changed = surface.count_as_sent(sent, &candidates);
+        }
         let lists = &mut self.room.lists;
         lists.candidates = candidates;
         let message = surface.step_message(sid, self.mode, self.version, changed, lists, out);

@@ -138,9 +138,13 @@ impl Form for String {
     ) -> String {
         let (open, close) = match version {
             Version::V08 => (r#"{"surfaceUpdate":{"components":["#, "}"),
-            Version::V09 | Version::V10 => (
+            Version::V09 => (
                 r#"{"updateComponents":{"components":["#,
                 r#","version":"v0.9"}"#,
+            ),
+            Version::V10 => (
+                r#"{"updateComponents":{"components":["#,
+                r#","version":"v1.0"}"#,
             ),
         };
         let mut out = joined(open, items, sid_json.len() + 32, reuse);

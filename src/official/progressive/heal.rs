@@ -1,23 +1,21 @@
 //! Which cut strings may be shown while they are written: prose under the cuttable keys, never
-//! ids, paths or links.
+//! ids, paths or links. The builder asks only about strings under a cuttable key (the default
+//! [`CUTTABLE_KEYS`](crate::official::partial_json::CUTTABLE_KEYS), or the parser's own, see
+//! [`ProgressiveParser::with_cuttable_keys`](super::ProgressiveParser::with_cuttable_keys));
+//! these say which of them wait all the same.
 
 use serde_json::{Map, Value};
 
-use crate::official::partial_json::CUTTABLE_KEYS;
-
-/// Whether a cut string under `key` in a component may be shown as far as it goes: a prose
-/// value, except a `valueString` that looks like a link.
+/// Whether a cut string under the cuttable `key` in a component may be shown as far as it
+/// goes: any, except a `valueString` that looks like a link.
 pub(super) fn heal_component_string(key: &str, text: &str, _obj: &Map<String, Value>) -> bool {
-    CUTTABLE_KEYS.contains(&key) && !(key == "valueString" && looks_like_url(text))
+    !(key == "valueString" && looks_like_url(text))
 }
 
-/// Whether a cut string under `key` in a data-model entry `obj` may be shown as far as it goes:
-/// a prose value, except a `valueString` that looks like a link or whose entry's key hints at
-/// one.
+/// Whether a cut string under the cuttable `key` in a data-model entry `obj` may be shown as
+/// far as it goes: any, except a `valueString` that looks like a link or whose entry's key
+/// hints at one.
 pub(super) fn heal_data_string(key: &str, text: &str, obj: &Map<String, Value>) -> bool {
-    if !CUTTABLE_KEYS.contains(&key) {
-        return false;
-    }
     if key == "valueString" {
         if looks_like_url(text) {
             return false;

@@ -32,15 +32,15 @@ pub(super) struct Current {
 impl ProgressiveParser {
     /// Emits a message built while streaming; one the catalog rejects is left out.
     pub(super) fn emit_loose<M: Form>(&mut self, msg: Value, out: &mut Out<M>) {
-        if self.validator.validate_with(&msg, false).is_ok() {
+        if self.catalogs.validate(&msg, false).is_ok() {
             out.message(M::message(msg));
         }
     }
 
     /// Emits a message that arrived whole; one the catalog rejects is an error.
     fn emit_strict<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
-        self.validator
-            .validate_with(&msg, true)
+        self.catalogs
+            .validate(&msg, true)
             .map_err(|e| Error::new(classify(&e), e.to_string()))?;
         out.message(M::message(msg));
         Ok(())
@@ -65,7 +65,7 @@ impl ProgressiveParser {
         out: &mut Out<M>,
     ) -> Result<(), Error> {
         self.block.found_object = true;
-        if let Err(e) = self.validator.validate_with(&msg, false) {
+        if let Err(e) = self.catalogs.validate(&msg, false) {
             return Err(self.rejected(&msg, &e));
         }
         let (kind, payload) = match self.version.kind_of(&msg) {
@@ -92,7 +92,9 @@ impl ProgressiveParser {
                     .get("root")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
-                self.begin_surface(msg, &sid, root, out)
+                let catalog_id = payload.get("catalogId").and_then(Value::as_str);
+                self.catalogs.name_surface(&sid, catalog_id);
+                self.begin_surface(msg, (&sid, at), root, out)
             }
             MessageKind::SurfaceUpdate | MessageKind::UpdateComponents => {
                 let root = payload
@@ -105,6 +107,7 @@ impl ProgressiveParser {
                 let started = self.surfaces.get(&sid).is_some_and(|s| s.started());
                 if started {
                     self.surfaces.remove(&sid);
+                    self.catalogs.forget_surface(&sid);
                     self.emit_finished(msg, out)?;
                 }
                 Ok(())
@@ -148,25 +151,59 @@ impl ProgressiveParser {
         error
     }
 
-    /// A `beginRendering` / `createSurface` for surface `sid`, naming `root` or not: passed on
-    /// the first time, then what was held for the surface is shown.
+    /// A `beginRendering` / `createSurface` for surface `sid`, which began at byte `at`, naming
+    /// `root` or not: passed on the first time, then what was held for the surface is shown.
+    ///
+    /// A `createSurface` may carry the surface's first components (v1.0): they are stored as
+    /// the surface's, and when it is passed on, the renderer has them from it, so they are
+    /// counted as sent as they are written there (as the reference records them as yielded);
+    /// an update follows only for what the renderer does not have that way.
     fn begin_surface<M: Form>(
         &mut self,
         msg: Value,
-        sid: &str,
+        (sid, at): (&str, u64),
         root: Option<String>,
         out: &mut Out<M>,
     ) -> Result<(), Error> {
+        let inline = match self.version.kind_of(&msg) {
+            Some((MessageKind::CreateSurface, payload)) => payload
+                .get("components")
+                .and_then(Value::as_array)
+                .filter(|list| !list.is_empty())
+                .cloned(),
+            _ => None,
+        };
         let surface = self
             .surfaces
             .entry(sid.to_owned())
             .or_insert_with(Surface::with_room);
         let root = root.or_else(|| surface.root().map(str::to_owned));
         surface.set_root(root.unwrap_or_else(|| DEFAULT_ROOT.to_owned()));
-        if surface.start() {
+        let first = surface.start();
+        for comp in inline.iter().flatten() {
+            let Some(id) = comp.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let stored = self.surfaces.get(sid).and_then(|s| s.stored(id));
+            if stored.is_some_and(|c| c.closed_value() == Some(comp)) {
+                continue;
+            }
+            let cached = Cached {
+                value: comp.clone(),
+                open_lists: Vec::new(),
+                at: stored.map_or(at, |c| c.at()),
+            };
+            self.store_component(sid, cached);
+        }
+        if first {
             self.emit_finished(msg, out)?;
         }
-        self.flush_surface(sid, Flush::Started, out)
+        let sent = if first {
+            inline.unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        self.flush_surface(sid, Flush::Started, &sent, out)
     }
 
     /// A component update of `kind` for surface `sid`, naming `root` or not, which began at byte
@@ -225,7 +262,7 @@ impl ProgressiveParser {
             if !M::TEXT {
                 out.spare.extend(M::spare_tree(msg));
             }
-            self.flush_surface(sid, Flush::UpdateEnded, out)?;
+            self.flush_surface(sid, Flush::UpdateEnded, &[], out)?;
         }
         Ok(())
     }

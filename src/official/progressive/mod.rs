@@ -9,11 +9,15 @@
 //! * children that have not arrived yet are replaced by `loading_<id>` placeholder rows, swapped for
 //!   the real component when it comes;
 //! * a cut string under a prose key (`text`, `literalString`, `valueString`, `label`, `hint`,
-//!   `caption`, `altText`) is shown as far as it goes; ids, paths, URLs, numbers and every other
-//!   value wait until they are complete;
+//!   `caption`, `altText`, or the keys of [`ProgressiveParser::with_cuttable_keys`]) is shown as
+//!   far as it goes; ids, paths, URLs, numbers and every other value wait until they are
+//!   complete, and so does the component while such a member of it is being written (or a
+//!   string of it is cut inside an escape), keeping what it showed;
 //! * component updates for a surface are held until its `beginRendering` / `createSurface`;
 //! * data-model updates are passed on as their entries complete;
-//! * cycles and self-references are errors, and messages are checked against the catalog.
+//! * cycles and self-references are errors, and messages are checked against the catalog
+//!   (unless [`ProgressiveParser::without_validation`]), or against the one of several catalogs
+//!   a component or its surface names ([`ProgressiveParser::with_catalogs`]).
 //!
 //! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: the rest
 //! of a chunk that held several errors, and text held back as a possible tag start.
@@ -72,6 +76,7 @@
 // form), `entries` (v0.8 entries), `form` (trees or JSON text), `heal` (which cut strings
 // show), `reuse` and `lists` (room kept between steps), `seen`, `error`.
 mod block;
+mod catalogs;
 mod component;
 mod components;
 mod data_model;
@@ -101,6 +106,7 @@ use super::validator::Validator;
 use crate::hash::QuickMap;
 
 use block::Block;
+use catalogs::Catalogs;
 use data_model::DataModel;
 pub use error::{Error, ErrorKind, Limits};
 use feed::Input;
@@ -176,7 +182,8 @@ pub enum Emission {
 /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
 /// ```
 pub struct ProgressiveParser {
-    validator: Arc<Validator>,
+    /// What messages and components are checked against.
+    catalogs: Catalogs,
     version: Version,
     mode: Emission,
     limits: Limits,
@@ -271,7 +278,7 @@ impl ProgressiveParser {
     pub fn with_validator(validator: Arc<Validator>, mode: Emission) -> ProgressiveParser {
         ProgressiveParser {
             version: validator.catalog().version(),
-            validator,
+            catalogs: Catalogs::new(validator),
             mode,
             limits: Limits::default(),
             input: Input::default(),
@@ -284,6 +291,90 @@ impl ProgressiveParser {
             writing: Writing::new(),
             room: Room::default(),
         }
+    }
+
+    /// A parser holding several catalogs of one protocol version, in `mode`: as a renderer
+    /// holding them would, it checks each component against the catalog the component's own
+    /// `catalogId` names, else the one its surface's `beginRendering` / `createSurface` names,
+    /// else the first (a catalog it does not hold counts as none named); any other message
+    /// against the catalog it names, else its surface's. The first catalog is the parser's own
+    /// (its protocol version, and the reference properties and required fields it reads for
+    /// every component). Fails (with [`ErrorKind::Schema`]) when there is no catalog, they
+    /// target different protocol versions, or a catalog's schemas do not compile.
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use serde_json::json;
+    /// let basic = Catalog::new(Version::V09, json!(null), json!({"catalogId": "basic", "components": {
+    ///     "Text": {"type": "object", "properties": {"text": {"type": "string"}}}}}), json!({}));
+    /// let charts = Catalog::new(Version::V09, json!(null), json!({"catalogId": "charts", "components": {
+    ///     "Gauge": {"type": "object", "properties": {"value": {"type": "number"}}}}}), json!({}));
+    /// let mut parser = ProgressiveParser::with_catalogs(&[basic, charts], Emission::Official)?;
+    /// parser.process_chunk(r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "charts"}},"#)?;
+    /// // The surface's catalog is `charts`: a Gauge naming no catalog is checked against it.
+    /// let parts = parser.process_chunk(r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+    ///     {"id": "root", "component": "Gauge", "value": 3}]}}]</a2ui-json>"#)?;
+    /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
+    /// assert_eq!(shown[0]["component"], "Gauge");
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn with_catalogs(catalogs: &[Catalog], mode: Emission) -> Result<ProgressiveParser, Error> {
+        let compiled = |catalog: &Catalog| {
+            catalog
+                .validator()
+                .map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))
+        };
+        let Some((first, others)) = catalogs.split_first() else {
+            return Err(Error::new(ErrorKind::Schema, "A parser needs a catalog"));
+        };
+        let mut parser = ProgressiveParser::with_validator(compiled(first)?, mode);
+        for catalog in others {
+            parser.catalogs.add(compiled(catalog)?)?;
+        }
+        Ok(parser)
+    }
+
+    /// The parser without checks against the catalog: every message and component passes
+    /// (the reference's validation disabled). What the parser finds itself is still reported:
+    /// a component that refers to itself or closes a cycle, a component update without its
+    /// surface's root. The catalog still says which component references which, and whether
+    /// placeholders can be shown (only where it defines their component type).
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::ProgressiveParser;
+    /// use serde_json::json;
+    /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!({}));
+    /// let reply = r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+    ///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+    ///     {"id": "root", "component": "Unknown", "text": "Hi"}]}}]</a2ui-json>"#;
+    /// // The catalog knows no component: checked, the update is rejected.
+    /// assert!(ProgressiveParser::new(&catalog)?.process_chunk(reply).is_err());
+    /// let parts = ProgressiveParser::new(&catalog)?.without_validation().process_chunk(reply)?;
+    /// let messages = parts[0].a2ui.as_ref().unwrap();
+    /// assert_eq!(messages[1]["updateComponents"]["components"][0]["component"], "Unknown");
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn without_validation(mut self) -> ProgressiveParser {
+        self.catalogs.set_check(false);
+        self
+    }
+
+    /// Whether messages and components are checked against the catalog (see
+    /// [`ProgressiveParser::without_validation`]).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let parser = ProgressiveParser::new(&catalog)?;
+    /// assert!(parser.validates());
+    /// assert!(!parser.without_validation().validates());
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn validates(&self) -> bool {
+        self.catalogs.checks()
     }
 
     /// The parser with other [`Limits`] than the defaults.
@@ -315,6 +406,40 @@ impl ProgressiveParser {
     /// ```
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// The parser with cut strings shown under `keys` instead of under the default keys
+    /// (`text`, `literalString`, `valueString`, `label`, `hint`, `caption`, `altText`): a string
+    /// being written under one of them is shown as far as it goes (a `valueString` that looks
+    /// like a link still waits), and under any other key it waits until it ends. No keys: no cut
+    /// string is shown. As the reference's `progressive_keys`, they replace the defaults.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::progressive::ProgressiveParser;
+    /// use serde_json::json;
+    /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {
+    ///     "Text": {"type": "object"}}}), json!({}));
+    /// let start = r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+    ///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+    ///     {"id": "root", "component": "Text", "title": "Hel"#;
+    /// let mut parser = ProgressiveParser::new(&catalog)?.with_cuttable_keys(["title"]);
+    /// let parts = parser.process_chunk(start)?;
+    /// let messages = parts[0].a2ui.as_ref().unwrap();
+    /// assert_eq!(messages[1]["updateComponents"]["components"][0]["title"], "Hel");
+    /// // With the default keys, `title` waits until it ends.
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// let parts = parser.process_chunk(start)?;
+    /// assert_eq!(parts[0].a2ui.as_ref().unwrap().len(), 1); // the createSurface alone
+    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// ```
+    pub fn with_cuttable_keys<K: Into<String>>(
+        mut self,
+        keys: impl IntoIterator<Item = K>,
+    ) -> ProgressiveParser {
+        let keys: Vec<String> = keys.into_iter().map(Into::into).collect();
+        self.json.set_cuttable_keys(Some(keys.into()));
+        self
     }
 
     /// The emission mode.

@@ -118,8 +118,8 @@ pub(super) fn components_over(
         Version::V08 => object_with_only(message, &[kind])?,
         Version::V09 | Version::V10 => object_with_only(message, &[kind, "version"])?,
     };
-    if version == Version::V09 {
-        set_text(member(map, "version")?, "v0.9");
+    if version != Version::V08 {
+        set_text(member(map, "version")?, version.message_tag());
     }
     let body = object_with_only(member(map, kind)?, &["components", "surfaceId"])?;
     set_text(member(body, "surfaceId")?, sid);

@@ -331,3 +331,199 @@ fn a_parser_can_be_sent_and_shared_between_threads() {
     fn send_and_sync<T: Send + Sync>() {}
     send_and_sync::<ProgressiveParser>();
 }
+
+/// A v0.9 catalog with `catalogId` `id` and `components`, and no message schema.
+fn v09_catalog(id: &str, components: Value) -> Catalog {
+    Catalog::new(
+        Version::V09,
+        Value::Null,
+        serde_json::json!({"catalogId": id, "components": components}),
+        Value::Null,
+    )
+}
+
+/// The components of every component update in `messages`, in order, each list as one value.
+fn component_lists(messages: &[Value]) -> Vec<Value> {
+    messages
+        .iter()
+        .filter_map(|m| m.pointer("/updateComponents/components").cloned())
+        .collect()
+}
+
+const CREATE: &str = r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}}, "#;
+
+#[test]
+fn a_component_waits_while_a_member_it_cannot_show_is_written() {
+    let catalog = v09_catalog("basic", serde_json::json!({"Text": {"type": "object"}}));
+    let mut parser = ProgressiveParser::new(&catalog).expect("compiles");
+    feed_all(&mut parser, &[CREATE]);
+    let steps = [
+        r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "Hi""#,
+        r#", "value": "#,
+        "-4",
+        r#"2, "url": "https://"#,
+        r#"x", "text2"#,
+        r#"": "#,
+        r#""a"}]}}]</a2ui-json>"#,
+    ];
+    let shown: Vec<Vec<Value>> = steps
+        .iter()
+        .map(|step| component_lists(&feed_all(&mut parser, &[step]).messages))
+        .collect();
+    let root = |extra: Value| {
+        let mut comp = serde_json::json!({"id": "root", "component": "Text", "text": "Hi"});
+        if let (Value::Object(comp), Value::Object(extra)) = (&mut comp, extra) {
+            comp.extend(extra);
+        }
+        vec![Value::Array(vec![comp])]
+    };
+    assert_eq!(shown[0], root(serde_json::json!({})));
+    // The number, then the link, then the key: each waits, and the component with it.
+    for (i, step) in shown.iter().enumerate().take(6).skip(1) {
+        assert!(step.is_empty(), "step {i}: {step:?}");
+    }
+    assert_eq!(
+        shown[6],
+        root(serde_json::json!({"value": -42, "url": "https://x", "text2": "a"}))
+    );
+}
+
+#[test]
+fn without_validation_every_component_passes_and_placeholders_need_their_type() {
+    for (components, placeholders) in [
+        (serde_json::json!({"Text": {"type": "object"}}), false),
+        (
+            serde_json::json!({"Text": {"type": "object"}, "Row": {"type": "object"}}),
+            true,
+        ),
+    ] {
+        let catalog = v09_catalog("basic", components);
+        let mut parser = ProgressiveParser::new(&catalog)
+            .expect("compiles")
+            .without_validation();
+        feed_all(&mut parser, &[CREATE]);
+        let fed = feed_all(
+            &mut parser,
+            &[
+                r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Stack", "children": ["a"]}"#,
+            ],
+        );
+        let lists = component_lists(&fed.messages);
+        if placeholders {
+            assert_eq!(
+                lists,
+                [serde_json::json!([
+                    {"id": "root", "component": "Stack", "children": ["loading_a"]},
+                    {"id": "loading_a", "component": "Row", "children": []}])]
+            );
+        } else {
+            assert!(lists.is_empty(), "{lists:?}");
+        }
+        let fed = feed_all(
+            &mut parser,
+            &[r#", {"id": "a", "component": "Gauge"}]}}]</a2ui-json>"#],
+        );
+        assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+        assert_eq!(
+            component_lists(&fed.messages),
+            [serde_json::json!([
+                {"id": "a", "component": "Gauge"},
+                {"id": "root", "component": "Stack", "children": ["a"]}])]
+        );
+    }
+}
+
+#[test]
+fn with_several_catalogs_a_component_is_checked_against_the_one_it_or_its_surface_names() {
+    let basic = v09_catalog(
+        "basic",
+        serde_json::json!({"Text": {"type": "object"}, "Column": {"type": "object"}}),
+    );
+    let custom = v09_catalog("custom", serde_json::json!({"Gauge": {"type": "object"}}));
+    let update = |components: &str| {
+        format!(
+            r#"{{"version": "v0.9", "updateComponents": {{"surfaceId": "s", "components": [{components}]}}}}]</a2ui-json>"#
+        )
+    };
+    // The Gauge names its catalog; the others are the surface's.
+    let mut parser =
+        ProgressiveParser::with_catalogs(&[basic.clone(), custom.clone()], Emission::Official)
+            .expect("compiles");
+    let fed = feed_all(
+        &mut parser,
+        &[
+            CREATE,
+            &update(
+                r#"{"id": "root", "component": "Column", "children": ["g"]}, {"id": "g", "catalogId": "custom", "component": "Gauge"}"#,
+            ),
+        ],
+    );
+    assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+    assert_eq!(component_lists(&fed.messages).len(), 1);
+    // Naming no catalog, a Gauge is the surface's, which has none: the update is rejected.
+    let mut parser =
+        ProgressiveParser::with_catalogs(&[basic.clone(), custom.clone()], Emission::Official)
+            .expect("compiles");
+    let fed = feed_all(
+        &mut parser,
+        &[CREATE, &update(r#"{"id": "root", "component": "Gauge"}"#)],
+    );
+    assert_eq!(fed.errors.len(), 1, "{:?}", fed.messages);
+    assert!(fed.errors[0].message().contains("Unknown component: Gauge"));
+    // A surface made with the custom catalog takes it.
+    let mut parser =
+        ProgressiveParser::with_catalogs(&[basic, custom], Emission::Official).expect("compiles");
+    let fed = feed_all(
+        &mut parser,
+        &[
+            &CREATE.replace("basic", "custom"),
+            &update(r#"{"id": "root", "component": "Gauge"}"#),
+        ],
+    );
+    assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+    // Catalogs of different protocol versions cannot be held together.
+    let old = Catalog::new(
+        Version::V08,
+        Value::Null,
+        serde_json::json!({"catalogId": "old"}),
+        Value::Null,
+    );
+    let new = v09_catalog("new", serde_json::json!({}));
+    assert!(ProgressiveParser::with_catalogs(&[new, old], Emission::Official).is_err());
+    assert!(ProgressiveParser::with_catalogs(&[], Emission::Official).is_err());
+}
+
+#[test]
+fn the_inline_components_of_a_create_surface_count_as_sent() {
+    let catalog = Catalog::new(
+        Version::V10,
+        Value::Null,
+        serde_json::json!({"catalogId": "basic", "components": {"Text": {"type": "object"}, "Column": {"type": "object"}}}),
+        Value::Null,
+    );
+    for mode in [Emission::Official, Emission::ChangedOnly] {
+        let mut parser = ProgressiveParser::with_emission(&catalog, mode).expect("compiles");
+        let create = r#"<a2ui-json>[{"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "basic", "components": [{"id": "root", "component": "Column", "children": ["t"]}, {"id": "t", "component": "Text", "text": "Hi"}]}}, "#;
+        let fed = feed_all(&mut parser, &[create]);
+        assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+        assert_eq!(fed.messages.len(), 1, "{mode:?}: {:?}", fed.messages);
+        assert!(fed.messages[0].get("createSurface").is_some());
+        // A later update of one of them is sent, in v1.0's words.
+        let fed = feed_all(
+            &mut parser,
+            &[
+                r#"{"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [{"id": "t", "component": "Text", "text": "Bye"}]}}]</a2ui-json>"#,
+            ],
+        );
+        assert!(fed.errors.is_empty(), "{:?}", fed.errors);
+        let last = fed.messages.last().expect("an update");
+        assert_eq!(last["version"], "v1.0");
+        let texts: Vec<&Value> = last["updateComponents"]["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get("text"))
+            .collect();
+        assert_eq!(texts, [&Value::from("Bye")], "{mode:?}");
+    }
+}

@@ -112,10 +112,14 @@ impl ProgressiveParser {
             return;
         }
         self.writing.valid = false;
-        if !self.may_be_usable(index) {
+        let cut = self
+            .json
+            .cut_string(heal_component_string)
+            .map(|(_, text)| text);
+        if !self.may_be_usable(index, cut.is_some()) {
             return;
         }
-        let snapshot = self.json.snapshot(index, heal_component_string);
+        let snapshot = self.json.snapshot_with(index, cut);
         let Some(snapshot) = snapshot else { return };
         let at = self.json.stack.get(index).map_or(0, |f| f.at);
         let open_lists = open_child_lists(&self.json.stack, index);
@@ -174,7 +178,7 @@ impl ProgressiveParser {
         if *new == w.id || self.current.rejected.contains(&w.id) {
             return false;
         }
-        let catalog = self.validator.catalog();
+        let catalog = self.catalogs.catalog();
         let Some(surface) = self.surfaces.get_mut(&w.sid) else {
             return false;
         };
@@ -204,7 +208,7 @@ impl ProgressiveParser {
         // The list held an item before (`mark.items > 0`), so only the added one may matter.
         let free = mark.free.unwrap_or_else(|| {
             path.as_ref()
-                .is_some_and(|path| self.validator.free_at(path, None))
+                .is_some_and(|path| self.catalogs.free_at(path, None))
         });
         comp.note_appended(free, path.filter(|_| of_children), new);
         if surface.touch(w.id.clone()) {
@@ -234,7 +238,7 @@ impl ProgressiveParser {
         if self.current.rejected.contains(&w.id) {
             return false;
         }
-        let catalog = self.validator.catalog();
+        let catalog = self.catalogs.catalog();
         let Some(surface) = self.surfaces.get_mut(&w.sid) else {
             return false;
         };
@@ -252,7 +256,7 @@ impl ProgressiveParser {
         let free = w.text_free.unwrap_or_else(|| {
             self.json
                 .open_path(index)
-                .is_some_and(|path| self.validator.free_at(&path, Some(key)))
+                .is_some_and(|path| self.catalogs.free_at(&path, Some(key)))
         });
         comp.note_grown(free);
         if surface.touch(w.id.clone()) {
@@ -263,8 +267,14 @@ impl ProgressiveParser {
     }
 
     /// A quick look at the open component at `stack[index]`, before copying it: false when the
-    /// copy would surely be unusable (no id yet, or an object just opened and still empty).
-    fn may_be_usable(&self, index: usize) -> bool {
+    /// copy would surely be unusable (no id yet, or an object just opened and still empty), or
+    /// when the component waits: a member of its innermost open object has begun and is not
+    /// shown yet (a key, or a value that is not a cut string it shows, which `shown` says).
+    /// The reference then cannot heal the component into JSON and keeps what it showed of it.
+    fn may_be_usable(&self, index: usize, shown: bool) -> bool {
+        if !shown && self.json.member_in_progress() {
+            return false;
+        }
         let stack = &self.json.stack;
         let has_id = matches!(
             stack.get(index),
@@ -290,7 +300,7 @@ impl ProgressiveParser {
             .all(|(i, frame)| match &frame.body {
                 Body::Object { map, key, .. } if map.is_empty() => {
                     if i == top {
-                        self.json.cut_string(heal_component_string).is_some()
+                        shown
                     } else {
                         key.is_some()
                     }

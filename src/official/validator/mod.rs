@@ -553,8 +553,9 @@ impl Validator {
         compiled: &QuickMap<String, jsonschema::Validator>,
         errors: &mut Vec<String>,
     ) {
-        if message.get("version").and_then(Value::as_str) != Some("v0.9") {
-            errors.push(format!("{path}: Invalid version, expected 'v0.9'"));
+        let tag = self.catalog.version().message_tag();
+        if message.get("version").and_then(Value::as_str) != Some(tag) {
+            errors.push(format!("{path}: Invalid version, expected '{tag}'"));
         }
         let Some(Value::Object(update)) = message.get(MessageKind::UpdateComponents.key()) else {
             errors.push(format!("{path}: Expected updateComponents to be an object"));

@@ -10,21 +10,24 @@ use super::ROOM;
 use super::comp::Placeholder;
 use crate::hash::{QuickMap, QuickState};
 use crate::official::catalog::Version;
+use crate::official::progressive::catalogs::Catalogs;
 use crate::official::progressive::component::placeholder;
-use crate::official::validator::{CheckFrame, Validator};
+use crate::official::validator::CheckFrame;
 
 /// What the catalog said of a surface's components and placeholders.
 #[derive(Debug, Default)]
 pub(super) struct Checks {
     /// Reused by every check of one of its components against the catalog.
     frame: CheckFrame,
+    /// Which catalog `frame` is kept for (see [`Catalogs::check_component`]).
+    frame_of: usize,
     /// Arrived components whose emitted form the catalog rejects.
     pub(super) invalid: BTreeSet<String>,
     /// Placeholder components made so far, by id (each also held by the components showing it,
     /// so that a step reaches it without a look-up).
     placeholders: QuickMap<String, Arc<Placeholder>>,
     /// The catalog's verdict on every placeholder made here, once one was checked, when the
-    /// check cannot tell their ids apart ([`Validator::free_at`]): they differ in nothing else.
+    /// check cannot tell their ids apart ([`Catalogs::free_at`]): they differ in nothing else.
     placeholder_verdict: Option<bool>,
 }
 
@@ -41,12 +44,13 @@ impl Checks {
     /// catalog, and notes the verdict; hands the form back.
     pub(super) fn check(
         &mut self,
-        validator: &Validator,
+        validator: &Catalogs,
         (sid, id): (&str, &str),
         form: Value,
         may_refer_to_itself: bool,
     ) -> Value {
-        let (back, ok) = validator.check_component(&mut self.frame, sid, form, may_refer_to_itself);
+        let frame = (&mut self.frame, &mut self.frame_of);
+        let (back, ok) = validator.check_component(frame, sid, form, may_refer_to_itself);
         if ok {
             self.invalid.remove(id);
         } else {
@@ -61,13 +65,12 @@ impl Checks {
     #[cfg(debug_assertions)]
     pub(super) fn assert_stands(
         &mut self,
-        validator: &Validator,
+        validator: &Catalogs,
         (sid, id): (&str, &str),
         form: &Value,
     ) {
-        let ok = validator
-            .check_component(&mut self.frame, sid, form.clone(), false)
-            .1;
+        let frame = (&mut self.frame, &mut self.frame_of);
+        let ok = validator.check_component(frame, sid, form.clone(), false).1;
         debug_assert_eq!(ok, !self.invalid.contains(id), "kept verdict on {id}");
     }
 
@@ -77,7 +80,7 @@ impl Checks {
         pid: &String,
         sid: &str,
         version: Version,
-        validator: &Validator,
+        validator: &Catalogs,
     ) -> Arc<Placeholder> {
         if let Some(made) = self.placeholders.get(pid) {
             return Arc::clone(made);
@@ -88,13 +91,14 @@ impl Checks {
                 debug_assert_eq!(
                     ok,
                     validator
-                        .check_component(&mut self.frame, sid, made.clone(), false)
+                        .check_placeholder((&mut self.frame, &mut self.frame_of), sid, made.clone())
                         .1
                 );
                 (made, ok)
             }
             None => {
-                let (made, ok) = validator.check_component(&mut self.frame, sid, made, false);
+                let frame = (&mut self.frame, &mut self.frame_of);
+                let (made, ok) = validator.check_placeholder(frame, sid, made);
                 // Placeholders differ only in their ids.
                 if validator.free_at(&[], Some("id")) {
                     self.placeholder_verdict = Some(ok);

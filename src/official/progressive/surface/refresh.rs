@@ -14,11 +14,12 @@ use super::{Mentions, Surface};
 use crate::hash::QuickMap;
 use crate::official::catalog::Version;
 use crate::official::partial_json::slot_at;
+use crate::official::progressive::catalogs::Catalogs;
 use crate::official::progressive::component::{
     CHILD_FIELDS, PLACEHOLDER_PREFIX, Processed, append_child, assign, needs_processing,
     process_component, show_arrived, stands_for_one_of,
 };
-use crate::official::validator::{Likeness, Validator};
+use crate::official::validator::Likeness;
 
 /// What a new emitted form needs, set against the one before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +40,7 @@ impl Surface {
         candidates: &[String],
         sid: &str,
         version: Version,
-        validator: &Validator,
+        validator: &Catalogs,
     ) -> bool {
         let mut changed = false;
         for id in candidates {
@@ -51,7 +52,7 @@ impl Surface {
     /// Brings the emitted form of `id` up to date (placeholders, paths) and checks it against
     /// the catalog when it changed; true when it has something not put in a message yet
     /// ([`Comp::unsent`]).
-    fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Validator) -> bool {
+    fn refresh(&mut self, id: &str, sid: &str, version: Version, validator: &Catalogs) -> bool {
         let Some(comp) = self.comps.get_mut(id) else {
             return false;
         };
@@ -135,7 +136,7 @@ impl Surface {
         &mut self,
         id: &str,
         (sid, version): (&str, Version),
-        validator: &Validator,
+        validator: &Catalogs,
         since: Since,
         (processed, made): (Value, Processed),
         spare_form: Option<Value>,
@@ -173,7 +174,7 @@ impl Surface {
         &mut self,
         verdict: Verdict,
         (sid, id): (&str, &str),
-        validator: &Validator,
+        validator: &Catalogs,
         processed: Value,
         made: &Processed,
     ) -> (Option<Value>, Option<Value>) {
@@ -204,7 +205,7 @@ impl Surface {
         &mut self,
         id: &str,
         (sid, version): (&str, Version),
-        validator: &Validator,
+        validator: &Catalogs,
         made: &Processed,
     ) -> Vec<Arc<Placeholder>> {
         let mut shown = Vec::with_capacity(made.placeholders.len());
@@ -273,7 +274,7 @@ impl Surface {
         id: &str,
         sid: &str,
         version: Version,
-        validator: &Validator,
+        validator: &Catalogs,
     ) -> Option<bool> {
         if self.loading_ids || id.starts_with(PLACEHOLDER_PREFIX) {
             return None;
@@ -346,7 +347,7 @@ impl Surface {
 fn refresh_as_is(
     comp: &mut Comp,
     (sid, id): (&str, &str),
-    validator: &Validator,
+    validator: &Catalogs,
     since: Since,
     checks: &mut Checks,
     mentioned_by: &mut Mentions,
@@ -394,7 +395,7 @@ fn verdict(
     made: &Processed,
     child_ids_changed: bool,
     processed: &Value,
-    validator: &Validator,
+    validator: &Catalogs,
 ) -> Verdict {
     let last = if comp.version == 0 || since.edited {
         None

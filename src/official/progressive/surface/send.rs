@@ -87,6 +87,32 @@ impl Surface {
     }
 }
 
+impl Surface {
+    /// Counts the components in `sent` (as a message passed on wrote them) as sent, each whose
+    /// emitted form is the one written there, reachable and showing no placeholder; returns
+    /// whether one of `candidates` still has something not put in a message.
+    pub(in crate::official::progressive) fn count_as_sent(
+        &mut self,
+        sent: &[Value],
+        candidates: &[String],
+    ) -> bool {
+        for value in sent {
+            let Some(id) = value.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let comp = self.comps.get(id).filter(|c| {
+                self.reach.contains_key(id) && c.shown.is_empty() && c.emitted() == value
+            });
+            if let Some(comp) = comp {
+                comp.yielded.store(comp.version, Ordering::Relaxed);
+            }
+        }
+        candidates
+            .iter()
+            .any(|id| self.comps.get(id).is_some_and(|c| c.unsent()))
+    }
+}
+
 /// The lists one step fills, taken from [`FlushLists`] and handed back emptied.
 struct Step<'a> {
     /// The components it sends.
