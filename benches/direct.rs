@@ -14,7 +14,6 @@
 //! for and stops.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,22 +26,10 @@ use cpu_time::ThreadTime;
 
 const CHUNK: usize = 4;
 
-fn read(path: PathBuf) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON")
-}
-
 fn validator() -> Arc<Validator> {
-    let shared = std::env::var_os("A2UI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let derived = shared.join("a2ui-v1/sdk-derived/v1_0");
-    let catalog = Catalog::new(
-        Version::V10,
-        read(derived.join("agent_to_renderer.json")),
-        read(derived.join("basic_catalog.json")),
-        read(derived.join("common_types.json")),
-    );
-    Arc::new(Validator::new(&catalog).expect("the v1.0 catalog compiles"))
+    Catalog::builtin(Version::V10)
+        .validator()
+        .expect("the built-in v1.0 catalog compiles")
 }
 
 fn chunks(text: &str) -> Vec<&str> {
