@@ -86,8 +86,12 @@ pub(super) struct Block {
     frames: Vec<Frame>,
     /// Where the string value being read starts in `msg` (its opening quote).
     string_at: usize,
-    /// Messages that closed, in order, not yet taken.
-    closed: Vec<Value>,
+    /// Messages that closed, in order, not yet taken, each with the revision it closed at.
+    closed: Vec<(Value, u64)>,
+    /// Counts the changes to what the open message shows (a value, a container or an item that
+    /// went in where it shows): two looks at the same revision show the same message, but for
+    /// the string still arriving.
+    revision: u64,
     /// How many messages closed in this block.
     count: usize,
     /// The message as it stands may have changed since [`Block::standing`] last looked.
@@ -115,6 +119,7 @@ impl Block {
             frames: Vec::new(),
             string_at: 0,
             closed: Vec::new(),
+            revision: 0,
             count: 0,
             changed: false,
             whole_components,
@@ -138,9 +143,14 @@ impl Block {
     }
 
     /// The messages that closed since the last call, and the index in the block of the first.
-    pub(super) fn take_closed(&mut self) -> (usize, Vec<Value>) {
+    pub(super) fn take_closed(&mut self) -> (usize, Vec<(Value, u64)>) {
         let taken = std::mem::take(&mut self.closed);
         (self.count - taken.len(), taken)
+    }
+
+    /// The revision of what the open message shows (see the field).
+    pub(super) fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Whether a message is open, and its index in the block.
@@ -372,6 +382,7 @@ impl Block {
                     // An item of a whole-items list shows nothing until it closes.
                     if !self.frames.last().is_some_and(|f| f.whole_items) {
                         self.mark_changed();
+                        self.bump();
                         if self.inserts.is_some() && !self.inside_item() {
                             let empty = if object {
                                 Value::Object(Map::new())
@@ -402,7 +413,6 @@ impl Block {
                     let Some(frame) = self.frames.pop() else {
                         return Step::Read(rest.len());
                     };
-                    self.mark_changed();
                     if self.frames.is_empty() {
                         self.message_closed(frame.value);
                         let used = pos - start;
@@ -411,6 +421,11 @@ impl Block {
                     // A container's content was noted as it came, except an item of a
                     // whole-items list, which is noted whole as it closes.
                     let whole_item = self.frames.last().is_some_and(|f| f.whole_items);
+                    if whole_item {
+                        // The item shows now.
+                        self.mark_changed();
+                        self.bump();
+                    }
                     self.insert(frame.value, whole_item);
                 }
                 Tok::StrStart => {
@@ -482,6 +497,7 @@ impl Block {
 
     fn value_done(&mut self, value: Option<Value>) {
         self.mark_changed();
+        self.bump();
         match value {
             Some(value) => {
                 let note = !self.inside_item();
@@ -498,12 +514,20 @@ impl Block {
 
     /// Notes a change at the innermost open container, unless it lies inside an item of a
     /// whole-items list that is still arriving (which shows nothing until the item closes).
+    /// Counts a change to what the open message shows, unless it lies inside an item still
+    /// arriving.
+    fn bump(&mut self) {
+        if !self.inside_item() {
+            self.revision += 1;
+        }
+    }
+
     fn mark_changed(&mut self) {
         self.changed |= !self.inside_item();
     }
 
     fn message_closed(&mut self, value: Value) {
-        self.closed.push(value);
+        self.closed.push((value, self.revision));
         self.count += 1;
         self.phase = if self.single {
             Phase::After {
@@ -560,8 +584,11 @@ impl Block {
     /// The open message as it stands: what has closed in it, with its open containers closed
     /// and a string value still arriving under one of `progressive` keys closed where it
     /// stands. `None` when it cannot be read yet (a key, an id, a number cut; a key waiting
-    /// for its value). The flag says whether the message is whole (never, here).
-    pub(super) fn standing(&self, progressive: &dyn Fn(&str) -> bool) -> Option<Value> {
+    /// for its value). With it, the string still arriving as shown, if any.
+    pub(super) fn standing(
+        &self,
+        progressive: &dyn Fn(&str) -> bool,
+    ) -> Option<(Value, Option<String>)> {
         if self.phase != Phase::Message {
             return None;
         }
@@ -570,14 +597,15 @@ impl Block {
         // An item of a whole-items list that is still arriving is left out with all it holds.
         for (i, frame) in self.frames.iter().enumerate() {
             if frame.whole_items && (i < last || cut != Cut::Clean) {
-                return Some(self.folded(i, None));
+                return Some((self.folded(i, None), None));
             }
         }
         match cut {
-            Cut::Clean => Some(self.folded(last, None)),
+            Cut::Clean => Some((self.folded(last, None), None)),
             Cut::InValueString => {
                 let text = self.cut_string(progressive)?;
-                Some(self.folded(last, Some(Value::String(text))))
+                let value = self.folded(last, Some(Value::String(text.clone())));
+                Some((value, Some(text)))
             }
             Cut::Unfinished => None,
         }

@@ -9,17 +9,30 @@ use crate::official::progressive::Emission;
 use crate::official::validator::Validator;
 use crate::{MessageKind, Version};
 
+/// What a message showed when it went out: the revision of its block
+/// ([`Block::revision`](super::block::Block::revision)) and the string still arriving in it.
+/// The same stamp, the same message: no message is kept to compare with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Stamp {
+    pub(super) revision: u64,
+    pub(super) cut: Option<String>,
+}
+
 /// What went out of the current block, message by message.
 #[derive(Debug, Default)]
 pub(super) struct Emitted {
-    /// The last form of each message that went out, by its index in the block.
-    last: Vec<Option<Value>>,
+    /// What each message showed when it last went out, by its index in the block.
+    stamps: Vec<Option<Stamp>>,
+    /// Changed-only mode: each message that went out, without the parts that go out piece by
+    /// piece.
+    envelopes: Vec<Option<Value>>,
     /// Messages before this index closed and are ready.
     ready: usize,
     /// A closed message was not ready: nothing after it goes out until the block closes.
     blocked: bool,
-    /// Every message of the block that closed, in order.
+    /// Every message of the block that closed, in order, with the revision it closed at.
     all: Vec<Value>,
+    finals: Vec<u64>,
 }
 
 impl Emitted {
@@ -31,7 +44,12 @@ impl Emitted {
     /// Whether the message at `index` went out before (in changed-only mode, its later parts go
     /// out as pieces).
     pub(super) fn sent(&self, index: usize) -> bool {
-        self.last.get(index).is_some_and(Option::is_some)
+        self.stamps.get(index).is_some_and(Option::is_some)
+    }
+
+    fn keep(&mut self, message: Value, stamp: &Stamp) {
+        self.all.push(message);
+        self.finals.push(stamp.revision);
     }
 
     /// Takes the message at `index` as it reads now (`closed`: whole), and puts what goes out
@@ -43,13 +61,22 @@ impl Emitted {
         mode: Emission,
         index: usize,
         message: Value,
+        stamp: Stamp,
         closed: bool,
         out: &mut Vec<Value>,
     ) -> Result<(), String> {
         if !self.waiting_for(index) || !message.is_object() {
             if closed {
                 self.blocked |= self.waiting_for(index);
-                self.all.push(message);
+                self.keep(message, &stamp);
+            }
+            return Ok(());
+        }
+        if self.stamps.get(index).and_then(Option::as_ref) == Some(&stamp) {
+            // It shows what it showed when it last went out.
+            if closed {
+                self.ready = index + 1;
+                self.keep(message, &stamp);
             }
             return Ok(());
         }
@@ -74,15 +101,16 @@ impl Emitted {
             }
             if closed {
                 self.blocked = true;
-                self.all.push(message);
+                self.keep(message, &stamp);
             }
             return Ok(());
         }
-        self.emit(mode, index, &message, out);
         if closed {
             self.ready = index + 1;
-            self.all.push(message);
+            self.all.push(message.clone());
+            self.finals.push(stamp.revision);
         }
+        self.emit(mode, index, message, stamp, out);
         Ok(())
     }
 
@@ -98,7 +126,7 @@ impl Emitted {
         cut: Option<(Vec<Seg>, String)>,
         out: &mut Vec<Value>,
     ) -> bool {
-        let Some(Some(envelope)) = self.last.get(index) else {
+        let Some(Some(envelope)) = self.envelopes.get(index) else {
             return false;
         };
         let Some(parts) = new_pieces(envelope, inserts, cut) else {
@@ -117,56 +145,65 @@ impl Emitted {
     }
 
     /// The message at `index` closed after going out piece by piece: it is ready.
-    pub(super) fn closed_in_pieces(&mut self, index: usize, message: Value) {
+    pub(super) fn closed_in_pieces(&mut self, index: usize, message: Value, revision: u64) {
         self.ready = index + 1;
         self.all.push(message);
+        self.finals.push(revision);
     }
 
-    /// The block's messages when it closes: those that closed before, then `closed`.
-    pub(super) fn whole_block(&mut self, closed: Vec<Value>) -> Vec<Value> {
+    /// The block's messages when it closes: those that closed before, then `closed`; and the
+    /// revision each closed at.
+    pub(super) fn whole_block(&mut self, closed: Vec<(Value, u64)>) -> (Vec<Value>, Vec<u64>) {
         let mut all = std::mem::take(&mut self.all);
-        all.extend(closed);
-        all
+        let mut finals = std::mem::take(&mut self.finals);
+        for (message, revision) in closed {
+            all.push(message);
+            finals.push(revision);
+        }
+        (all, finals)
     }
 
     /// What goes out of the whole block at its close: in official mode every message that
-    /// reads differently from its last form sent; in changed-only mode every message not sent
+    /// shows otherwise than when it last went out; in changed-only mode every message not sent
     /// yet (the others went out piece by piece).
     pub(super) fn changed_at_close(
         &mut self,
         mode: Emission,
         all: Vec<Value>,
+        finals: &[u64],
         out: &mut Vec<Value>,
     ) {
-        for (index, message) in all.iter().enumerate() {
+        for (index, (message, &revision)) in all.into_iter().zip(finals).enumerate() {
             if mode == Emission::ChangedOnly && self.sent(index) {
                 continue;
             }
-            self.emit(mode, index, message, out);
+            let stamp = Stamp {
+                revision,
+                cut: None,
+            };
+            if self.stamps.get(index).and_then(Option::as_ref) != Some(&stamp) {
+                self.emit(mode, index, message, stamp, out);
+            }
         }
     }
 
-    fn emit(&mut self, mode: Emission, index: usize, message: &Value, out: &mut Vec<Value>) {
-        if self.last.len() <= index {
-            self.last.resize(index + 1, None);
+    fn emit(&mut self, mode: Emission, index: usize, message: Value, stamp: Stamp, out: &mut Vec<Value>) {
+        if self.stamps.len() <= index {
+            self.stamps.resize(index + 1, None);
         }
-        let Some(slot) = self.last.get_mut(index) else {
-            return;
-        };
-        match mode {
-            Emission::ChangedOnly => {
-                // What later pieces need: the message without its components and value.
-                out.push(message.clone());
-                *slot = Some(envelope(message));
+        if let Some(slot) = self.stamps.get_mut(index) {
+            *slot = Some(stamp);
+        }
+        if mode == Emission::ChangedOnly {
+            // What later pieces need: the message without its components and value.
+            if self.envelopes.len() <= index {
+                self.envelopes.resize(index + 1, None);
             }
-            _ => {
-                if slot.as_ref() == Some(message) {
-                    return;
-                }
-                out.push(message.clone());
-                *slot = Some(message.clone());
+            if let Some(slot) = self.envelopes.get_mut(index) {
+                *slot = Some(envelope(&message));
             }
         }
+        out.push(message);
     }
 }
 

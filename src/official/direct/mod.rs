@@ -59,7 +59,7 @@ use super::progressive::Emission;
 use super::validator::Validator;
 use crate::Version;
 use block::{Block, Fed, Insert};
-use emit::Emitted;
+use emit::{Emitted, Stamp};
 
 pub use response::{RawPart, parse_response, unwrap, wrap};
 
@@ -334,7 +334,7 @@ impl DirectJsonParser {
         };
         let invalid = |e: String| Error::new(ErrorKind::Validation, self.block_at, e);
         let (first, closed) = block.take_closed();
-        for (k, message) in closed.into_iter().enumerate() {
+        for (k, (message, revision)) in closed.into_iter().enumerate() {
             let index = first + k;
             if pieces
                 && self.emitted.sent(index)
@@ -343,11 +343,15 @@ impl DirectJsonParser {
                     .emitted
                     .pieces(&self.validator, index, &mine(index), None, &mut out)
             {
-                self.emitted.closed_in_pieces(index, message);
+                self.emitted.closed_in_pieces(index, message, revision);
                 continue;
             }
+            let stamp = Stamp {
+                revision,
+                cut: None,
+            };
             self.emitted
-                .consider(&self.validator, self.mode, index, message, true, &mut out)
+                .consider(&self.validator, self.mode, index, message, stamp, true, &mut out)
                 .map_err(invalid)?;
         }
         if let Some(index) = block.open_index()
@@ -361,9 +365,13 @@ impl DirectJsonParser {
                 self.emitted
                     .pieces(&self.validator, index, &mine(index), cut, &mut out)
             };
-            if !in_pieces && let Some(message) = block.standing(&heal) {
+            if !in_pieces && let Some((message, cut)) = block.standing(&heal) {
+                let stamp = Stamp {
+                    revision: block.revision(),
+                    cut,
+                };
                 self.emitted
-                    .consider(&self.validator, self.mode, index, message, false, &mut out)
+                    .consider(&self.validator, self.mode, index, message, stamp, false, &mut out)
                     .map_err(invalid)?;
             }
         }
@@ -397,12 +405,17 @@ impl DirectJsonParser {
             ));
         }
         let (_, closed) = block.take_closed();
-        let messages = self.emitted.whole_block(closed);
+        let (messages, finals) = self.emitted.whole_block(closed);
+        let messages = Value::Array(messages);
         self.validator
-            .validate(&Value::Array(messages.clone()))
+            .validate(&messages)
             .map_err(|e| Error::new(ErrorKind::Validation, self.block_at, e.message()))?;
+        let Value::Array(messages) = messages else {
+            return Ok(());
+        };
         let mut out = Vec::new();
-        self.emitted.changed_at_close(self.mode, messages, &mut out);
+        self.emitted
+            .changed_at_close(self.mode, messages, &finals, &mut out);
         if !out.is_empty() {
             parts.push(Part::A2ui(out));
         }

@@ -152,7 +152,7 @@ fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Erro
             "The direct JSON block is not JSON: unexpected end of the JSON text",
         ));
     }
-    let (_, messages) = block.take_closed();
+    let messages: Vec<Value> = block.take_closed().1.into_iter().map(|(m, _)| m).collect();
     validator
         .validate(&Value::Array(messages.clone()))
         .map_err(|e| Error::new(ErrorKind::Validation, at, e.message()))?;
