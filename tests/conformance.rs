@@ -21,22 +21,6 @@ fn conformance_dir() -> Option<PathBuf> {
     dir.join("suites").is_dir().then_some(dir)
 }
 
-/// Prints the tally of one suite and its failures; returns the number of failures.
-fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
-    let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
-    for (name, result) in &failed {
-        if let Err(why) = result {
-            support::say(&format!("FAIL {suite} {name}: {why}"));
-        }
-    }
-    support::say(&format!(
-        "{suite}: {} passed, {} failed",
-        results.len() - failed.len(),
-        failed.len()
-    ));
-    failed.len()
-}
-
 #[cfg_attr(
     not(a2ui_shared),
     ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
@@ -57,8 +41,8 @@ fn official_conformance_suites() {
     let validator = validator_suite::run(&dir);
     assert_eq!(parser.len(), 17, "parser.yaml should hold 17 cases");
     assert_eq!(validator.len(), 45, "validator.yaml should hold 45 cases");
-    let failures = report("streaming_parser.yaml", &streaming)
-        + report("parser.yaml", &parser)
-        + report("validator.yaml", &validator);
+    let failures = suite::report("streaming_parser.yaml", &streaming)
+        + suite::report("parser.yaml", &parser)
+        + suite::report("validator.yaml", &validator);
     assert_eq!(failures, 0, "conformance failures");
 }
