@@ -32,7 +32,7 @@
 //!
 //! | feature | default | adds |
 //! |---|---|---|
-//! | (none) | | [`Splitter`], [`Config`], [`Message`], [`Event`], [`Error`]: needs only `memchr`, `bytes` and `serde_json` |
+//! | (none) | | [`Splitter`], [`Config`], [`Message`], [`Event`], [`Error`], and [`renderer`] (what a renderer holds after the messages): needs only `memchr`, `bytes` and `serde_json` |
 //! | `agui` | yes | `agui`: AG-UI events, SSE, a run builder, A2UI surfaces as activities, a verifier |
 //! | `official` | yes | `official`: the official SDK's streaming semantics, validator and catalogs |
 //! | `async` | no | `stream`: a `futures::Stream` adapter and a `tokio_util` `Decoder` |
@@ -62,6 +62,7 @@ mod find;
 mod framing;
 mod hash;
 mod message;
+pub mod renderer;
 mod scan;
 mod splitter;
 #[cfg(feature = "async")]

@@ -32,22 +32,6 @@ fn v1_conformance_dir() -> Option<PathBuf> {
     dir.join("agent").is_dir().then_some(dir)
 }
 
-/// Prints the tally of one suite and its failures; returns the number of failures.
-fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
-    let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
-    for (name, result) in &failed {
-        if let Err(why) = result {
-            support::say(&format!("FAIL {suite} {name}: {why}"));
-        }
-    }
-    support::say(&format!(
-        "{suite}: {} passed, {} failed",
-        results.len() - failed.len(),
-        failed.len()
-    ));
-    failed.len()
-}
-
 #[cfg_attr(
     not(a2ui_shared),
     ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
@@ -68,13 +52,13 @@ fn official_conformance_suites() {
     let validator = validator_suite::run(&dir);
     assert_eq!(parser.len(), 17, "parser.yaml should hold 17 cases");
     assert_eq!(validator.len(), 45, "validator.yaml should hold 45 cases");
-    let mut failures = report("streaming_parser.yaml", &streaming)
-        + report("parser.yaml", &parser)
-        + report("validator.yaml", &validator);
+    let mut failures = suite::report("streaming_parser.yaml", &streaming)
+        + suite::report("parser.yaml", &parser)
+        + suite::report("validator.yaml", &validator);
     match v1_conformance_dir() {
         Some(v1) => {
             let legacy = streaming_suite::run_legacy(&v1);
-            failures += report("legacy/streaming_parser.yaml", &legacy);
+            failures += suite::report("legacy/streaming_parser.yaml", &legacy);
             assert_eq!(
                 legacy.len(),
                 84,
@@ -106,6 +90,6 @@ fn official_v1_0_validator_suite() {
         11,
         "core/validator_v1_0.yaml should hold 11 cases"
     );
-    let failures = report("core/validator_v1_0.yaml", &results);
+    let failures = suite::report("core/validator_v1_0.yaml", &results);
     assert_eq!(failures, 0, "v1.0 validator suite failures");
 }

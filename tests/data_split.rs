@@ -1,12 +1,11 @@
 //! Data-model updates split per entry: any chunking gives the same pieces, and a renderer that
-//! applies the pieces holds what the whole update would have left, whatever it held before.
+//! applies the pieces (the library's `renderer::RendererState`) holds what the whole update
+//! would have left, whatever it held before.
 
-mod support;
-
+use a2ui_stream::renderer::RendererState;
 use a2ui_stream::{Config, ErrorKind, Event, MessageKind, Splitter};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use support::data_model::apply;
 
 /// The messages (as JSON) and errors of `input` fed at the cut points given.
 fn split(config: &Config, input: &[u8], cuts: &[usize]) -> (Vec<Value>, Vec<(u64, ErrorKind)>) {
@@ -39,15 +38,27 @@ fn path_of(m: &Value) -> Option<&str> {
     body.get("path").and_then(Value::as_str)
 }
 
-/// Applies the data-model messages of `messages` to `state`.
-fn state_after(mut state: Value, messages: &[Value]) -> Value {
+/// A renderer holding surface `s`, of the version `update` speaks, whose data model is `data`.
+fn renderer_with(update: &Value, data: Value) -> RendererState {
+    let begin = if update.get("dataModelUpdate").is_some() {
+        json!({"beginRendering": {"surfaceId": "s", "root": "root"}})
+    } else {
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}})
+    };
+    let mut state = RendererState::new();
+    state.apply(&begin).expect("the surface is made");
+    state
+        .surface_mut("s")
+        .expect("made above")
+        .set_data("/", data)
+        .expect("any value can be the whole data model");
+    state
+}
+
+/// Applies `messages` to `state`.
+fn state_after(mut state: RendererState, messages: &[Value]) -> RendererState {
     for m in messages {
-        if m.get("updateDataModel")
-            .or_else(|| m.get("dataModelUpdate"))
-            .is_some()
-        {
-            apply(&mut state, m).expect("the model applies every piece");
-        }
+        state.apply(m).expect("the renderer applies every piece");
     }
     state
 }
@@ -141,9 +152,10 @@ fn initial_state() -> impl Strategy<Value = Value> {
 /// Checks one update through the splitter: the same pieces at every chunking, pieces that leave
 /// the whole update's state, no path set twice unless the whole update follows, and the message
 /// after it still arriving.
-fn check(update: Value, state: Value, cuts: &[usize], depth: usize) -> Result<(), TestCaseError> {
+fn check(update: Value, data: Value, cuts: &[usize], depth: usize) -> Result<(), TestCaseError> {
+    let state = renderer_with(&update, data);
     let mut whole_state = state.clone();
-    prop_assume!(apply(&mut whole_state, &update).is_some());
+    prop_assume!(whole_state.apply(&update).is_ok());
     let after = json!({"deleteSurface": {"surfaceId": "s"}});
     let input = tagged(&[update.clone(), after.clone()]);
     let config = Config {

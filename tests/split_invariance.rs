@@ -1,6 +1,9 @@
 //! Property tests: any split of the same input gives the same result, and what comes out is what
-//! went in.
+//! went in: a renderer (the library's `renderer::RendererState`) that applies the split-out
+//! messages accepts or refuses each as it does the message it came from, and ends where the
+//! whole messages leave it.
 
+use a2ui_stream::renderer::{ErrorKind, RendererState};
 use a2ui_stream::{Config, Event, MessageKind, Splitter};
 use bytes::Bytes;
 use proptest::prelude::*;
@@ -26,6 +29,13 @@ fn push(outs: &mut Vec<Out>, ev: Result<Event, a2ui_stream::Error>) {
         Ok(Event::Message(m)) => outs.push(Out::Message(m.as_bytes().to_vec())),
         Err(e) => outs.push(Out::Error(e.offset(), e.kind().to_string())),
     }
+}
+
+/// What a renderer made of a message: its action, or the rule it broke.
+fn outcome(
+    result: Result<MessageKind, a2ui_stream::renderer::Error>,
+) -> Result<MessageKind, ErrorKind> {
+    result.map_err(|e| e.kind().clone())
 }
 
 fn run(config: &Config, input: &[u8], cuts: &[usize], shared: bool) -> Vec<Out> {
@@ -294,6 +304,25 @@ proptest! {
         let want_whole: Vec<Value> = blocks.iter().flat_map(|b| &b.messages).filter(|m| m.components.is_empty()).map(|m| m.value.clone()).collect();
         prop_assert_eq!(got_components, want_components);
         prop_assert_eq!(got_whole, want_whole);
+
+        // A renderer fed the split-out messages: each piece is accepted or refused as the
+        // message it came from is, and the renderer ends as one fed the whole messages.
+        let mut pieces = one_shot.iter().filter_map(|o| match o {
+            Out::Message(bytes) => serde_json::from_slice::<Value>(bytes).ok(),
+            _ => None,
+        });
+        let (mut from_whole, mut from_pieces) = (RendererState::new(), RendererState::new());
+        for m in blocks.iter().flat_map(|b| &b.messages) {
+            let want = outcome(from_whole.apply(&m.value));
+            for _ in 0..m.components.len().max(1) {
+                let piece = pieces.next();
+                prop_assert!(piece.is_some(), "fewer messages out than in");
+                let got = piece.map(|p| outcome(from_pieces.apply(&p)));
+                prop_assert_eq!(got.as_ref(), Some(&want), "for {}", m.value);
+            }
+        }
+        prop_assert!(pieces.next().is_none(), "more messages out than in");
+        prop_assert_eq!(&from_pieces, &from_whole);
     }
 
     /// Byte-at-a-time feeding gives the one-shot result.

@@ -1,12 +1,13 @@
 //! v0.8 updates over AG-UI define every id they reference, in the same message, and a component
-//! once shown is never replaced by a stand-in; what a renderer ends with is the components as
-//! written.
+//! once shown is never replaced by a stand-in; what a renderer (the library's
+//! `renderer::RendererState`) ends with is the components as written.
 
 use a2ui_stream::agui::{A2uiActivities, Event, PatchOp, SelfContained};
+use a2ui_stream::renderer::{Component, RendererState};
 use a2ui_stream::{Config, Event as SplitEvent, Splitter};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// The ids a v0.8 component references, as the v0.8 standard catalog (and web_core's check)
 /// makes them.
@@ -92,8 +93,7 @@ proptest! {
     #[test]
     fn every_update_defines_what_it_references((comps, order) in tree(), rewrite in any::<prop::sample::Index>()) {
         let mut updates = SelfContained::new();
-        let mut shown_real: HashSet<String> = HashSet::new();
-        let mut held: BTreeMap<String, Value> = BTreeMap::new();
+        let mut renderer = RendererState::new();
         // Each component alone, in the order written, then one rewritten (sent again).
         let mut sends: Vec<&Value> = order.iter().map(|&i| &comps[i]).collect();
         sends.push(&comps[rewrite.index(comps.len())]);
@@ -109,18 +109,19 @@ proptest! {
                 for r in references(d) {
                     prop_assert!(unique.contains(r.as_str()), "{} names {} not in {:?}", d["id"], r, ids);
                 }
-                let id = d["id"].as_str().unwrap().to_owned();
+                let id = d["id"].as_str().unwrap();
+                let shown = renderer.surface("s").and_then(|s| s.component(id));
                 if is_stand_in(d) {
-                    prop_assert!(!shown_real.contains(&id), "{} shown, then replaced by a stand-in", id);
-                } else {
-                    shown_real.insert(id.clone());
+                    prop_assert!(shown.is_none_or(|c| is_stand_in(c.as_value())), "{} shown, then replaced by a stand-in", id);
                 }
-                held.insert(id, d.clone());
             }
+            let applied = renderer.apply(&out);
+            prop_assert!(applied.is_ok(), "{:?}", applied);
         }
         // The renderer ends with every component as written.
+        let surface = renderer.surface("s").unwrap();
         for c in &comps {
-            prop_assert_eq!(&held[c["id"].as_str().unwrap()], c);
+            prop_assert_eq!(surface.component(c["id"].as_str().unwrap()).map(Component::as_value), Some(c));
         }
     }
 }
@@ -138,6 +139,7 @@ fn the_restaurant_list_streamed_top_down_is_accepted_message_by_message() {
     let input = json!({"surfaceUpdate": {"surfaceId": "s", "components": comps}}).to_string();
     let mut splitter = Splitter::with_config(Config::bare());
     let mut surfaces = A2uiActivities::new("run");
+    let mut renderer = RendererState::new();
     let mut sent = Vec::new();
     for ev in splitter.feed(input.as_bytes()) {
         let SplitEvent::Message(m) = ev.unwrap() else {
@@ -158,10 +160,21 @@ fn the_restaurant_list_streamed_top_down_is_accepted_message_by_message() {
             .map(|c| c["id"].as_str().unwrap().to_owned())
             .collect();
         sent.push(ids.join(","));
+        renderer.apply(&value).unwrap();
     }
     // Each names its children, first as stand-ins; a child's own message needs nothing more.
     assert_eq!(
         sent,
         ["root,title,list", "title", "list,card", "card,name", "name"]
     );
+    // The renderer ends with the components as written.
+    let held: Vec<&Value> = renderer
+        .surface("s")
+        .unwrap()
+        .components()
+        .map(Component::as_value)
+        .collect();
+    let mut written: Vec<&Value> = comps.iter().collect();
+    written.sort_by_key(|c| c["id"].as_str());
+    assert_eq!(held, written);
 }

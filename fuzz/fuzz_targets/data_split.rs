@@ -1,12 +1,10 @@
 //! Data-model updates split per entry: for generated v0.8 and v0.9 updates (odd keys, nulls,
 //! nesting, whitespace) at fuzzer-chosen depths and limits, cut at fuzzer-chosen points, the
-//! pieces are the same at every cut, and a model of the renderer's data model that applies them
-//! ends where the whole update leaves it, from any starting state.
+//! pieces are the same at every cut, and a renderer (the library's `renderer::RendererState`)
+//! that applies them ends where the whole update leaves it, from any starting data model.
 #![no_main]
 
-#[path = "../../tests/support/data_model.rs"]
-mod data_model;
-
+use a2ui_stream::renderer::RendererState;
 use a2ui_stream::{Config, Event, Splitter};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -120,15 +118,26 @@ fuzz_target!(|input: Input| {
     points.sort_unstable();
     assert_eq!(run(&config, bytes, &points), one_shot, "cut at {points:?}");
 
-    let start = value(&input.state, 0);
+    let begin = if input.v08 {
+        json!({"beginRendering": {"surfaceId": "s", "root": "root"}})
+    } else {
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}})
+    };
+    let mut start = RendererState::new();
+    start.apply(&begin).expect("the surface is made");
+    start
+        .surface_mut("s")
+        .expect("made above")
+        .set_data("/", value(&input.state, 0))
+        .expect("any value can be the whole data model");
     let mut whole = start.clone();
-    if data_model::apply(&mut whole, &update).is_none() {
+    if whole.apply(&update).is_err() {
         return;
     }
     let mut split = start;
     for m in &one_shot {
         let m: Value = serde_json::from_str(m).expect("a piece is JSON");
-        data_model::apply(&mut split, &m).expect("the model applies every piece");
+        split.apply(&m).expect("the renderer applies every piece");
     }
     assert_eq!(split, whole, "pieces {one_shot:#?}");
 });

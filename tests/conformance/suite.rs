@@ -1,5 +1,5 @@
-//! What the suite runners share: loading a suite file, naming its cases, and matching an
-//! error message against a case's `expect_error` pattern.
+//! What the suite runners share: loading a suite file, naming its cases, matching an error
+//! message against a case's `expect_error` pattern, and printing a suite's tally.
 
 use std::path::Path;
 
@@ -7,22 +7,25 @@ use serde_json::Value;
 
 /// One result per case of `suites/<file>` under `conformance_dir`, named by the case's `name`
 /// (or its position). A suite that cannot be read or parsed is one failing result.
+#[allow(dead_code)] // not every test file that includes this module needs it
 pub fn run(
     conformance_dir: &Path,
     file: &str,
     run_case: impl Fn(&Value) -> Result<(), String>,
 ) -> Vec<(String, Result<(), String>)> {
-    run_file(&conformance_dir.join("suites").join(file), run_case)
+    run_path(&conformance_dir.join("suites").join(file), file, run_case)
 }
 
-/// One result per case of the suite at `path`, named as [`run`] names them.
-pub fn run_file(
+/// One result per case of the suite at `path`, named by the case's `name` (or its position). A
+/// suite that cannot be read or parsed is one failing result, named `file`.
+pub fn run_path(
     path: &Path,
+    file: &str,
     run_case: impl Fn(&Value) -> Result<(), String>,
 ) -> Vec<(String, Result<(), String>)> {
     let cases = match load(path) {
         Ok(cases) => cases,
-        Err(e) => return vec![(path.display().to_string(), Err(e))],
+        Err(e) => return vec![(file.to_owned(), Err(e))],
     };
     cases
         .iter()
@@ -35,6 +38,15 @@ pub fn run_file(
             (name, run_case(case))
         })
         .collect()
+}
+
+/// One result per case of the suite at `path`, named as [`run_path`] names them.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn run_file(
+    path: &Path,
+    run_case: impl Fn(&Value) -> Result<(), String>,
+) -> Vec<(String, Result<(), String>)> {
+    run_path(path, &path.display().to_string(), run_case)
 }
 
 fn load(path: &Path) -> Result<Vec<Value>, String> {
@@ -143,4 +155,21 @@ pub fn error_matches(pattern: &str, message: &str) -> Result<(), String> {
     } else {
         Err(format!("error {message:?} does not match {pattern:?}"))
     }
+}
+
+/// Prints the tally of one suite (`<suite>: N passed, N failed`) and its failures; returns the
+/// number of failures.
+pub fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
+    let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
+    for (name, result) in &failed {
+        if let Err(why) = result {
+            crate::support::say(&format!("FAIL {suite} {name}: {why}"));
+        }
+    }
+    crate::support::say(&format!(
+        "{suite}: {} passed, {} failed",
+        results.len() - failed.len(),
+        failed.len()
+    ));
+    failed.len()
 }

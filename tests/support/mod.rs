@@ -7,10 +7,6 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod chunks;
 
-/// A renderer's data model, for comparing split data-model updates with whole ones.
-#[allow(dead_code)] // not every test file that includes this module needs it
-pub mod data_model;
-
 /// What the progressive-parser tests share.
 #[cfg(feature = "official")]
 pub mod progressive;
