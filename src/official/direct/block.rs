@@ -134,12 +134,46 @@ impl Block {
         self.inserts.get_or_insert_with(Vec::new);
     }
 
-    /// What went into the open message since the last call, in order.
-    pub(super) fn take_inserts(&mut self) -> Vec<Insert> {
-        self.inserts
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
+    /// What went into messages since the last call, in order; with `open_too` false, what
+    /// went into the open message stays for a later call.
+    pub(super) fn take_inserts(&mut self, open_too: bool) -> Vec<Insert> {
+        let open = self.open_index();
+        let Some(inserts) = self.inserts.as_mut() else {
+            return Vec::new();
+        };
+        match open {
+            Some(index) if !open_too => {
+                let keep = inserts
+                    .iter()
+                    .position(|i| i.message >= index)
+                    .unwrap_or(inserts.len());
+                let rest = inserts.split_off(keep);
+                std::mem::replace(inserts, rest)
+            }
+            _ => std::mem::take(inserts),
+        }
+    }
+
+    /// Whether the open message reads as it stands (see [`Block::standing`]), without making it.
+    pub(super) fn readable(&self, progressive: &dyn Fn(&str) -> bool) -> bool {
+        if self.phase != Phase::Message {
+            return false;
+        }
+        let cut = self.lex.cut();
+        let last = self.frames.len().saturating_sub(1);
+        if self
+            .frames
+            .iter()
+            .enumerate()
+            .any(|(i, f)| f.whole_items && (i < last || cut != Cut::Clean))
+        {
+            return true;
+        }
+        match cut {
+            Cut::Clean => true,
+            Cut::InValueString => self.cut_string(progressive).is_some(),
+            Cut::Unfinished => false,
+        }
     }
 
     /// The messages that closed since the last call, and the index in the block of the first.

@@ -18,6 +18,16 @@ pub(super) struct Stamp {
     pub(super) cut: Option<String>,
 }
 
+/// A message as it reads now, to be considered for going out.
+#[derive(Debug)]
+pub(super) struct Candidate {
+    pub(super) message: Value,
+    /// What it shows (see [`Stamp`]).
+    pub(super) stamp: Stamp,
+    /// Whether it is whole.
+    pub(super) closed: bool,
+}
+
 /// What went out of the current block, message by message.
 #[derive(Debug, Default)]
 pub(super) struct Emitted {
@@ -60,11 +70,14 @@ impl Emitted {
         validator: &Validator,
         mode: Emission,
         index: usize,
-        message: Value,
-        stamp: Stamp,
-        closed: bool,
+        candidate: Candidate,
         out: &mut Vec<Value>,
     ) -> Result<(), String> {
+        let Candidate {
+            message,
+            stamp,
+            closed,
+        } = candidate;
         if !self.waiting_for(index) || !message.is_object() {
             if closed {
                 self.blocked |= self.waiting_for(index);
@@ -187,7 +200,14 @@ impl Emitted {
         }
     }
 
-    fn emit(&mut self, mode: Emission, index: usize, message: Value, stamp: Stamp, out: &mut Vec<Value>) {
+    fn emit(
+        &mut self,
+        mode: Emission,
+        index: usize,
+        message: Value,
+        stamp: Stamp,
+        out: &mut Vec<Value>,
+    ) {
         if self.stamps.len() <= index {
             self.stamps.resize(index + 1, None);
         }

@@ -59,7 +59,7 @@ use super::progressive::Emission;
 use super::validator::Validator;
 use crate::Version;
 use block::{Block, Fed, Insert};
-use emit::{Emitted, Stamp};
+use emit::{Candidate, Emitted, Stamp};
 
 pub use response::{RawPart, parse_response, unwrap, wrap};
 
@@ -324,7 +324,7 @@ impl DirectJsonParser {
         let progressive = &self.progressive;
         let heal = |k: &str| progressive.contains(k);
         let pieces = self.mode == Emission::ChangedOnly;
-        let inserts = block.take_inserts();
+        let inserts = block.take_inserts(!pieces || block.readable(&heal));
         let mine = |index: usize| -> Vec<Insert> {
             inserts
                 .iter()
@@ -351,7 +351,17 @@ impl DirectJsonParser {
                 cut: None,
             };
             self.emitted
-                .consider(&self.validator, self.mode, index, message, stamp, true, &mut out)
+                .consider(
+                    &self.validator,
+                    self.mode,
+                    index,
+                    Candidate {
+                        message,
+                        stamp,
+                        closed: true,
+                    },
+                    &mut out,
+                )
                 .map_err(invalid)?;
         }
         if let Some(index) = block.open_index()
@@ -371,7 +381,17 @@ impl DirectJsonParser {
                     cut,
                 };
                 self.emitted
-                    .consider(&self.validator, self.mode, index, message, stamp, false, &mut out)
+                    .consider(
+                        &self.validator,
+                        self.mode,
+                        index,
+                        Candidate {
+                            message,
+                            stamp,
+                            closed: false,
+                        },
+                        &mut out,
+                    )
                     .map_err(invalid)?;
             }
         }
