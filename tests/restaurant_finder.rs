@@ -27,6 +27,9 @@ mod ui;
 
 mod support;
 
+/// The after-stream check: the official validator of every version, and the retry.
+#[path = "restaurant_finder/checks.rs"]
+mod checks;
 /// The demo in A2UI v1.0.
 #[path = "restaurant_finder/v1_0.rs"]
 mod v1_0;
@@ -38,6 +41,7 @@ use axum::http::header;
 use axum::response::Response;
 use axum::routing::post;
 use axum::{Json, Router};
+use checks::problems;
 use futures::StreamExt;
 use llm::{Agent, ModelConfig};
 use serde_json::{Value, json};
@@ -433,7 +437,7 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
     // The operations rebuild the UI the mock wrote, one component per operation.
     let ops = received_operations(&events);
     assert_eq!(rebuild(&ops), rebuild(&mock_ui()));
-    assert!(rebuild(&ops).problems().is_empty());
+    assert_eq!(problems(Version::V09, &ops), Vec::<String>::new());
     let component_ops = ops
         .iter()
         .filter(|o| o.get("updateComponents").is_some())
@@ -442,166 +446,6 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
         component_ops, 4,
         "each component should arrive as its own operation: {ops:?}"
     );
-}
-
-#[tokio::test]
-async fn an_invalid_ui_is_retried_once_with_the_reason() {
-    let broken = {
-        let mut ui = mock_ui();
-        ui[1]["updateComponents"]["components"][0]["children"] =
-            json!(["heading", "first", "missing"]);
-        ui
-    };
-    let script: Script = Arc::new(move |req: &Value| {
-        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
-            assert!(
-                last_content(req).contains("missing"),
-                "the retry should name the problem"
-            );
-            text_payloads(&ui_answer(&mock_ui()), 16)
-        } else {
-            text_payloads(&ui_answer(&broken), 16)
-        }
-    });
-    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-r", "anything", json!({})), |_| {}).await;
-    agui::verify(&events).unwrap();
-    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
-    let retry = events.iter().find_map(|e| match e {
-        Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
-        _ => None,
-    });
-    assert!(
-        retry.unwrap()["reason"]
-            .as_str()
-            .unwrap()
-            .contains("missing")
-    );
-    assert_eq!(
-        types(&events).last().map(String::as_str),
-        Some("RUN_FINISHED")
-    );
-    // The rejected surface was deleted before the corrected one came.
-    let ops = received_operations(&events);
-    assert!(ops.iter().any(|o| o.get("deleteSurface").is_some()));
-    assert_eq!(rebuild(&ops), rebuild(&mock_ui()));
-}
-
-#[tokio::test]
-async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
-    let script: Script = Arc::new(|_req: &Value| {
-        text_payloads(
-            "Here:\n<a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}},{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"nowhere\"}]}}]</a2ui-json>",
-            8,
-        )
-    });
-    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-e", "anything", json!({})), |_| {}).await;
-    agui::verify(&events).unwrap();
-    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
-    match events.last() {
-        Some(Event::RunError(e)) => assert!(e.message.contains("nowhere"), "{}", e.message),
-        other => panic!("expected RUN_ERROR last, got {other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_run_retries() {
-    let spec = official::spec_dir();
-    let validators = official::Official::load_from(&spec, &official::v10_dir());
-    if !validators.has(Version::V09) {
-        support::say(&format!(
-            "skipped: A2UI spec not found at {} (set A2UI_SPEC_DIR)",
-            spec.display()
-        ));
-        return;
-    }
-    // A text variant the basic catalog does not have: the structural check lets it through, the
-    // catalog's schema does not.
-    let broken = {
-        let mut ui = mock_ui();
-        ui[1]["updateComponents"]["components"][1]["variant"] = json!("huge");
-        ui
-    };
-    assert!(rebuild(&broken).problems().is_empty());
-    let official_wording = "'huge' is not one of ['h1', 'h2', 'h3', 'h4', 'h5', 'caption', 'body']";
-    let retried_with = Arc::new(std::sync::Mutex::new(String::new()));
-    let seen = retried_with.clone();
-    let script: Script = Arc::new(move |req: &Value| {
-        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
-            *seen.lock().unwrap() = last_content(req);
-            text_payloads(&ui_answer(&mock_ui()), 16)
-        } else {
-            text_payloads(&ui_answer(&broken), 16)
-        }
-    });
-    let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::with_validators(
-        &ModelConfig {
-            api_base,
-            api_key: "k".into(),
-            model: "m".into(),
-        },
-        validators,
-    );
-    assert!(
-        agent
-            .ui_check(Version::V09)
-            .starts_with("official A2UI validator")
-    );
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-o", "anything", json!({})), |_| {}).await;
-    agui::verify(&events).unwrap();
-    assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
-    let reason = events
-        .iter()
-        .find_map(|e| match e {
-            Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
-            _ => None,
-        })
-        .expect("a retry event");
-    let reason = reason["reason"].as_str().unwrap();
-    assert!(reason.starts_with("Validation failed:"), "{reason}");
-    assert!(
-        reason.contains(&format!(
-            "messages[1].updateComponents.components[id='heading'].variant: {official_wording}"
-        )),
-        "{reason}"
-    );
-    assert!(
-        retried_with.lock().unwrap().contains(official_wording),
-        "the model should be told the validator's words"
-    );
-    assert_eq!(
-        types(&events).last().map(String::as_str),
-        Some("RUN_FINISHED")
-    );
-    assert_eq!(rebuild(&received_operations(&events)), rebuild(&mock_ui()));
-}
-
-#[test]
-fn without_the_spec_the_structural_check_is_used_and_said_so() {
-    let nowhere = std::env::temp_dir().join("a2ui-no-spec-here");
-    let validators = official::Official::load_from(&nowhere, &nowhere);
-    assert!(Version::ALL.iter().all(|v| !validators.has(*v)));
-    assert!(
-        validators
-            .describe(Version::V09)
-            .starts_with("structural UI check")
-    );
-    assert!(validators.check(Version::V09, &mock_ui()).is_none());
 }
 
 /// A console that notes, when the first component line is written, whether the model was done.
@@ -731,8 +575,9 @@ async fn scripted_default_path_over_ag_ui_list_booking_confirmation() {
     )
     .await;
     agui::verify(&events).unwrap();
-    let ui = rebuild(&received_operations(&events));
-    assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+    let ops = received_operations(&events);
+    assert_eq!(problems(Version::V09, &ops), Vec::<String>::new());
+    let ui = rebuild(&ops);
     let list = &ui.surfaces[ui::LIST_SURFACE];
     assert_eq!(list.version, "v0.9");
     let items = list.data["items"].as_array().unwrap();
@@ -748,8 +593,9 @@ async fn scripted_default_path_over_ag_ui_list_booking_confirmation() {
     }}});
     let events = post_run(&base, &run_input("run-book", "", book), |_| {}).await;
     agui::verify(&events).unwrap();
-    let ui = rebuild(&received_operations(&events));
-    assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+    let ops = received_operations(&events);
+    assert_eq!(problems(Version::V09, &ops), Vec::<String>::new());
+    let ui = rebuild(&ops);
     let form = &ui.surfaces[ui::BOOKING_SURFACE];
     assert_eq!(form.data["restaurantName"], "Trattoria Ponte Vecchio");
     assert!(form.components.contains_key("booking-submit"));
@@ -782,15 +628,16 @@ async fn scripted_runs_in_v08_are_independent_when_concurrent() {
     let (ea, eb) = tokio::join!(post_run(&base, &a, |_| {}), post_run(&base, &b, |_| {}));
     agui::verify(&ea).unwrap();
     agui::verify(&eb).unwrap();
-    let ua = rebuild(&received_operations(&ea));
-    let ub = rebuild(&received_operations(&eb));
+    let (oa, ob) = (received_operations(&ea), received_operations(&eb));
+    assert_eq!(problems(Version::V08, &oa), Vec::<String>::new());
+    assert_eq!(problems(Version::V09, &ob), Vec::<String>::new());
+    let (ua, ub) = (rebuild(&oa), rebuild(&ob));
     let la = &ua.surfaces[ui::LIST_SURFACE];
     let lb = &ub.surfaces[ui::LIST_SURFACE];
     assert_eq!(la.version, "v0.8");
     assert_eq!(lb.version, "v0.9");
     assert_eq!(la.data["items"]["item1"]["name"], "Mission Tortillería");
     assert_eq!(lb.data["items"].as_array().unwrap().len(), 2);
-    assert!(ua.problems().is_empty() && ub.problems().is_empty());
     // Each run's events carry its own run id only.
     for (events, id) in [(&ea, "run-a"), (&eb, "run-b")] {
         let started = events.iter().find_map(|e| match e {

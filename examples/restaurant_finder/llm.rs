@@ -16,7 +16,6 @@ use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{CreateChatCompletionRequest, CreateChatCompletionStreamResponse};
 use futures::StreamExt;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 /// Most model calls one attempt makes (each tool round is one more call).
 const MAX_ROUNDS: usize = 4;
@@ -95,7 +94,7 @@ fn install_crypto_provider() {
 pub struct Agent {
     client: Client<OpenAIConfig>,
     model: String,
-    official: Arc<Official>,
+    official: &'static Official,
 }
 
 /// What a run is asked to do.
@@ -198,14 +197,8 @@ struct Attempt {
 
 impl Agent {
     /// An agent talking to the OpenAI-compatible API described by `config`, checking answers
-    /// with the official validator when the A2UI specification is found (see
-    /// [`crate::official::spec_dir`]), else with the structural check.
+    /// with the official validator of the built-in basic catalogs (see [`check`]).
     pub fn new(config: &ModelConfig) -> Agent {
-        Agent::with_validators(config, Official::load())
-    }
-
-    /// An agent checking answers with `official` (an empty one: the structural check only).
-    pub fn with_validators(config: &ModelConfig, official: Official) -> Agent {
         install_crypto_provider();
         let openai = OpenAIConfig::new()
             .with_api_base(config.api_base.clone())
@@ -213,13 +206,18 @@ impl Agent {
         Agent {
             client: Client::with_config(openai),
             model: config.model.clone(),
-            official: Arc::new(official),
+            official: Official::builtin(),
         }
     }
 
     /// Which check answers of version `v` get, for log lines.
     pub fn ui_check(&self, v: Version) -> String {
-        self.official.describe(v)
+        format!("{}{OPENED_CHECK}", self.official.describe(v))
+    }
+
+    /// Which check answers of every version get, for a server that speaks them all.
+    pub fn ui_checks(&self) -> String {
+        format!("{}{OPENED_CHECK}", self.official.describe_all())
     }
 
     /// Runs one turn: model calls, tool calls, validation, at most one retry. Every event goes to
@@ -232,7 +230,7 @@ impl Agent {
             vec![json!({ "role": "system", "content": prompt::system_prompt(req.version) })];
         conversation.extend(req.history.iter().cloned());
         let first = self.attempt(&mut conversation, sink).await?;
-        let Err(reason) = check(&self.official, req.version, &first) else {
+        let Err(reason) = check(self.official, req.version, &first) else {
             return Ok(());
         };
         // Take the rejected UI off the screen, then ask once more with the reason.
@@ -246,7 +244,7 @@ impl Agent {
         }
         conversation.push(json!({ "role": "user", "content": prompt::retry_message(&reason) }));
         let second = self.attempt(&mut conversation, sink).await?;
-        check(&self.official, req.version, &second)
+        check(self.official, req.version, &second)
             .map_err(|r| format!("the model's UI was invalid twice; last problem: {r}"))
     }
 
@@ -439,8 +437,12 @@ fn opened_surfaces(messages: &[Value]) -> Vec<String> {
     out
 }
 
-/// Validates what one attempt streamed: it must parse, be of the run's version, and pass the
-/// official validator when it is loaded, else rebuild into a complete UI.
+/// What [`check`] adds to the official validator, for log lines.
+const OPENED_CHECK: &str = " and the demo's check that every surface drawn on is opened";
+
+/// Validates what one attempt streamed: it must parse, be of the run's version, pass the
+/// official validator, and open every surface it draws on (which the validator cannot see; see
+/// [`Ui::unopened`]).
 fn check(official: &Official, version: Version, attempt: &Attempt) -> Result<(), String> {
     let mut problems = attempt.problems.clone();
     for m in &attempt.messages {
@@ -455,18 +457,13 @@ fn check(official: &Official, version: Version, attempt: &Attempt) -> Result<(),
             )),
         }
     }
-    match official.check(version, &attempt.messages) {
-        Some(result) => problems.extend(result.err()),
-        None => {
-            let mut ui = Ui::new();
-            for m in &attempt.messages {
-                if let Err(e) = ui.apply(m) {
-                    problems.push(format!("{e} in {m}"));
-                }
-            }
-            problems.extend(ui.problems());
-        }
+    problems.extend(official.check(version, &attempt.messages).err());
+    let mut ui = Ui::new();
+    for m in &attempt.messages {
+        // A message a client cannot apply is refused by the validator, in its words.
+        let _ = ui.apply(m);
     }
+    problems.extend(ui.unopened());
     if problems.is_empty() {
         Ok(())
     } else {
@@ -492,48 +489,48 @@ mod tests {
     }
 
     #[test]
-    fn check_rejects_wrong_version_and_dangling_references() {
-        let good = ui::restaurant_list(Version::V09, "T", &[]);
-        let ok = Attempt {
-            messages: good.clone(),
+    fn check_rejects_wrong_version_dangling_references_and_unopened_surfaces() {
+        let official = Official::builtin();
+        let attempt = |messages: Vec<Value>| Attempt {
+            messages,
             problems: vec![],
         };
-        assert!(check(&Official::default(), Version::V09, &ok).is_ok());
-        let err = check(&Official::default(), Version::V08, &ok).unwrap_err();
+        let good = ui::restaurant_list(Version::V09, "T", &[]);
+        assert!(check(official, Version::V09, &attempt(good.clone())).is_ok());
+        let err = check(official, Version::V08, &attempt(good.clone())).unwrap_err();
         assert!(err.contains("this run speaks v0.8"), "{err}");
-        let err = check(&Official::default(), Version::V10, &ok).unwrap_err();
+        let err = check(official, Version::V10, &attempt(good.clone())).unwrap_err();
         assert!(
             err.contains("version v0.9, but this run speaks v1.0"),
             "{err}"
         );
-        let v10 = Attempt {
-            messages: ui::restaurant_list(Version::V10, "T", &[]),
-            problems: vec![],
-        };
-        assert!(check(&Official::default(), Version::V10, &v10).is_ok());
-        let mut dangling = good;
+        let v10 = ui::restaurant_list(Version::V10, "T", &[]);
+        assert!(check(official, Version::V10, &attempt(v10)).is_ok());
+        let mut dangling = good.clone();
         dangling[1]["updateComponents"]["components"][0]["children"] =
             json!(["list-title", "ghost"]);
-        let err = check(
-            &Official::default(),
-            Version::V09,
-            &Attempt {
-                messages: dangling,
-                problems: vec![],
-            },
-        )
-        .unwrap_err();
-        assert!(err.contains("`ghost`"), "{err}");
-        let err = check(
-            &Official::default(),
-            Version::V09,
-            &Attempt {
-                messages: vec![],
-                problems: vec!["malformed".into()],
-            },
-        )
-        .unwrap_err();
-        assert_eq!(err, "malformed");
+        let err = check(official, Version::V09, &attempt(dangling)).unwrap_err();
+        assert!(err.contains("non-existent component 'ghost'"), "{err}");
+        // Without its `createSurface` the validator takes the components for an update of a
+        // surface opened earlier and lets them through; the answer is refused all the same.
+        let unopened = good[1..].to_vec();
+        assert!(official.check(Version::V09, &unopened).is_ok());
+        let err = check(official, Version::V09, &attempt(unopened)).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "surface `{}` got components or data but was never opened (beginRendering / createSurface)",
+                ui::LIST_SURFACE
+            )
+        );
+        let malformed = Attempt {
+            messages: vec![],
+            problems: vec!["malformed".into()],
+        };
+        assert_eq!(
+            check(official, Version::V09, &malformed).unwrap_err(),
+            "malformed"
+        );
     }
 
     #[test]

@@ -46,11 +46,8 @@ environment:
   A2UI_ALLOWED_ORIGINS                          more origins whose pages may call the server,
                                                 comma-separated (`*`: any); by default only the
                                                 server's own and loopback origins
-  A2UI_SPEC_DIR                                 A2UI spec for the official v0.8/v0.9 validator
-                                                (default ../shared/a2ui/spec; else a structural check)
-  A2UI_V10_SCHEMA_DIR                           A2UI v1.0 schemas for the official validator
-                                                (default ../shared/a2ui-v1/sdk-derived/v1_0;
-                                                else a structural check)";
+
+Answers are checked with the official A2UI validator and the basic catalogs built into the crate.";
 
 /// The agent for this process: a real model when configured, else the scripted one (kept running
 /// as long as the returned guard lives).
@@ -161,7 +158,7 @@ async fn main() -> std::process::ExitCode {
             .unwrap_or(args.addr.clone());
         eprintln!(
             "page: http://{addr}/ (AG-UI endpoint: POST http://{addr}/agent, health: GET /healthz), {what}; UI checked by {}",
-            agent.ui_check(args.version)
+            agent.ui_checks()
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;

@@ -1,238 +1,90 @@
-//! The official A2UI validator, used for the after-stream check when the specification's schemas
-//! are at hand.
-//!
-//! The basic catalogs of v0.8 and v0.9 are read at start-up from `$A2UI_SPEC_DIR` (default:
-//! `../shared/a2ui/spec` beside the crate root); v1.0 is checked against the schemas the A2UI SDK
-//! enforces, read from `$A2UI_V10_SCHEMA_DIR` (default: `../shared/a2ui-v1/sdk-derived/v1_0`; see
-//! [`load_v10`]). A fresh clone has neither; there the agent falls back to its own structural
-//! check (see `surface.rs`).
+//! The official A2UI validator, used for the after-stream check: the basic catalogs of v0.8, v0.9
+//! and v1.0 are built into the crate ([`Catalog::builtin`]), so every version is checked with the
+//! official rules on any checkout, with no file to find.
 
-use crate::surface;
-use crate::tools;
-use crate::ui::{self, Version};
+use crate::ui::Version;
 use a2ui_stream::official::catalog::{Catalog, Version as SpecVersion};
 use a2ui_stream::official::validator::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
-/// `$name` when set, else `../shared/<rest>` beside the crate root.
-fn dir_from_env(name: &str, rest: &[&str]) -> PathBuf {
-    std::env::var_os(name)
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let shared = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("shared");
-            rest.iter().fold(shared, |dir, part| dir.join(part))
-        })
-}
+/// The official validator of one version, or why the built-in catalog gave none.
+type Checker = Result<Arc<Validator>, String>;
 
-/// Where the specification (the directory holding `v0_8/` and `v0_9/`) is looked for.
-pub fn spec_dir() -> PathBuf {
-    dir_from_env("A2UI_SPEC_DIR", &["a2ui", "spec"])
-}
-
-/// Where the v1.0 schemas (`agent_to_renderer.json`, `common_types.json`, `basic_catalog.json`)
-/// are looked for.
-pub fn v10_dir() -> PathBuf {
-    dir_from_env("A2UI_V10_SCHEMA_DIR", &["a2ui-v1", "sdk-derived", "v1_0"])
-}
-
-/// The v1.0 validator: the basic catalog and the message schemas as the A2UI SDK enforces them,
-/// read from `dir`. The one place that says where v1.0 validation comes from, so that a catalog
-/// built into the crate can take the files' place.
-///
-/// A validator that refuses the demo's own v1.0 answers does not read v1.0 yet (one that still
-/// wants `"version": "v0.9"` on every `updateComponents`, for one); it is not used, and the reason
-/// says so.
-pub fn load_v10(dir: &Path) -> Result<Validator, String> {
-    let read = |name: &str| -> Result<Value, String> {
-        let path = dir.join(name);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
-    };
-    let messages = read("agent_to_renderer.json")?;
-    let mut basic = read("basic_catalog.json")?;
-    // The catalog names `common_types.json` relative to itself, meaning the one beside the
-    // message schema (which names it `catalog.json`); its own `$id` is a folder deeper. It is
-    // given the place the message schema expects, so both reach the same common types.
-    if let (Some(id), Some(catalog)) = (
-        messages.get("$id").and_then(Value::as_str),
-        basic.as_object_mut(),
-    ) {
-        let beside = format!("{}catalog.json", &id[..id.rfind('/').map_or(0, |i| i + 1)]);
-        catalog.insert("$id".into(), Value::String(beside));
-    }
-    let catalog = Catalog::new(
-        SpecVersion::V10,
-        messages,
-        basic,
-        read("common_types.json")?,
-    );
-    let validator = Validator::new(&catalog).map_err(|e| e.to_string())?;
-    let found = tools::get_restaurants("Chinese", "New York", 2);
-    let own = [
-        ui::restaurant_list(Version::V10, "Top 2", &found),
-        ui::booking_form(Version::V10, "A", "1 Street", "https://example.com/a.jpg"),
-        ui::confirmation(Version::V10, "A", "2", "", "", "https://example.com/a.jpg"),
-    ];
-    for answer in own {
-        if let Err(e) = validator.validate(&Value::Array(answer)) {
-            let said: Vec<&str> = e
-                .message()
-                .lines()
-                .map(|l| l.trim().trim_start_matches("- "))
-                .filter(|l| !l.is_empty() && *l != "Validation failed:")
-                .collect();
-            return Err(format!(
-                "the crate's validator does not read v1.0 yet (of a valid v1.0 answer it says: {})",
-                said.join("; ")
-            ));
-        }
-    }
-    Ok(validator)
-}
-
-/// A loaded validator and the directory its schemas came from.
-#[derive(Debug)]
-struct Loaded {
-    validator: Validator,
-    from: PathBuf,
-}
-
-/// Validators for the basic catalogs of v0.8, v0.9 and v1.0; for each version, the validator or
-/// why there is none.
+/// The official validators of the basic catalogs of v0.8, v0.9 and v1.0.
 #[derive(Debug)]
 pub struct Official {
-    v08: Result<Loaded, String>,
-    v09: Result<Loaded, String>,
-    v10: Result<Loaded, String>,
-}
-
-impl Default for Official {
-    /// No validator at all: every version gets the structural check.
-    fn default() -> Official {
-        let none = || Err("no official validator loaded".to_owned());
-        Official {
-            v08: none(),
-            v09: none(),
-            v10: none(),
-        }
-    }
+    v08: Checker,
+    v09: Checker,
+    v10: Checker,
 }
 
 impl Official {
-    /// Loads the validators from [`spec_dir`] and [`v10_dir`]. A version whose schemas are not
-    /// there or cannot be loaded gets the structural check; [`describe`](Official::describe) says
-    /// why.
-    pub fn load() -> Official {
-        Official::load_from(&spec_dir(), &v10_dir())
-    }
-
-    /// Loads v0.8 and v0.9 from the specification in `spec`, v1.0 from the schemas in `v10`.
-    pub fn load_from(spec: &Path, v10: &Path) -> Official {
-        let loaded = |dir: &Path, result: Result<Validator, String>| {
-            result
-                .map(|validator| Loaded {
-                    validator,
-                    from: dir.to_path_buf(),
-                })
-                .map_err(|e| format!("official validator unavailable: {e}"))
-        };
-        let basic = |spec_version: SpecVersion| {
-            if !spec.is_dir() {
-                return Err(format!(
-                    "no A2UI spec at {}; set A2UI_SPEC_DIR",
-                    spec.display()
-                ));
+    /// The validators of the built-in basic catalogs, compiled once per process.
+    ///
+    /// v0.8 and v0.9 are checked as the benchmark checks them, with strict validation removed:
+    /// the strict v0.8 schema closes off properties that valid examples of the specification use
+    /// (`label` on a booking form's fields, for one). v1.0 is checked as the A2UI SDK checks it,
+    /// strict schemas and identifier ids included.
+    pub fn builtin() -> &'static Official {
+        static OFFICIAL: OnceLock<Official> = OnceLock::new();
+        OFFICIAL.get_or_init(|| {
+            let compiled = |catalog: Catalog| catalog.validator().map_err(|e| e.to_string());
+            let relaxed =
+                |v: SpecVersion| compiled(Catalog::builtin(v).without_strict_validation());
+            Official {
+                v08: relaxed(SpecVersion::V08),
+                v09: relaxed(SpecVersion::V09),
+                v10: compiled(Catalog::builtin(SpecVersion::V10)),
             }
-            // The strict v0.8 schema closes off properties that valid examples of the
-            // specification use (`label` on a booking form's fields, for one), so strict
-            // validation is removed, as in the benchmark; everything else is checked.
-            let result = Catalog::basic(spec, spec_version)
-                .map_err(|e| e.to_string())
-                .and_then(|c| {
-                    Validator::new(&c.without_strict_validation()).map_err(|e| e.to_string())
-                });
-            loaded(spec, result)
-        };
-        // v1.0 is checked as the SDK checks it, strict schemas included.
-        let v10 = if v10.is_dir() {
-            loaded(v10, load_v10(v10))
-        } else {
-            Err(format!(
-                "no A2UI v1.0 schemas at {}; set A2UI_V10_SCHEMA_DIR",
-                v10.display()
-            ))
-        };
-        Official {
-            v08: basic(SpecVersion::V08),
-            v09: basic(SpecVersion::V09),
-            v10,
-        }
+        })
     }
 
-    fn loaded(&self, v: Version) -> Result<&Loaded, &str> {
+    fn checker(&self, v: Version) -> Result<&Validator, &str> {
         match v {
-            Version::V08 => self.v08.as_ref(),
-            Version::V09 => self.v09.as_ref(),
-            Version::V10 => self.v10.as_ref(),
+            Version::V08 => &self.v08,
+            Version::V09 => &self.v09,
+            Version::V10 => &self.v10,
         }
+        .as_deref()
         .map_err(String::as_str)
-    }
-
-    /// Whether the official validator for `v` is loaded.
-    #[allow(dead_code)] // the binary says which check it uses with `describe`; the tests ask this
-    pub fn has(&self, v: Version) -> bool {
-        self.loaded(v).is_ok()
     }
 
     /// Which check a run of version `v` gets, for log lines.
     pub fn describe(&self, v: Version) -> String {
-        match self.loaded(v) {
-            Ok(l) => format!("official A2UI validator ({})", l.from.display()),
-            Err(why) => format!("structural UI check ({why})"),
+        match self.checker(v) {
+            Ok(_) => format!(
+                "official A2UI validator (built-in {} basic catalog)",
+                v.as_str()
+            ),
+            Err(why) => format!(
+                "no UI check: the built-in {} basic catalog does not compile ({why})",
+                v.as_str()
+            ),
+        }
+    }
+
+    /// Which check runs of every version get, for a server that speaks them all.
+    pub fn describe_all(&self) -> String {
+        if Version::ALL.iter().all(|v| self.checker(*v).is_ok()) {
+            "official A2UI validator (built-in basic catalogs of v0.8, v0.9 and v1.0)".into()
+        } else {
+            let each: Vec<String> = Version::ALL.iter().map(|v| self.describe(*v)).collect();
+            each.join("; ")
         }
     }
 
     /// Validates the messages of one answer with all integrity checks, the components the
-    /// splitter emitted one by one put back into one list per surface. `None` when no official
-    /// validator for `v` is loaded.
-    pub fn check(&self, v: Version, messages: &[Value]) -> Option<Result<(), String>> {
-        let validator = &self.loaded(v).ok()?.validator;
-        let mut problems: Vec<String> = validator
+    /// splitter emitted one by one put back into one list per surface. An answer of a version
+    /// whose catalog gave no validator is refused, with the reason.
+    pub fn check(&self, v: Version, messages: &[Value]) -> Result<(), String> {
+        let validator = self
+            .checker(v)
+            .map_err(|why| format!("no official validator for {}: {why}", v.as_str()))?;
+        validator
             .validate_with(&Value::Array(regroup(messages)), true)
-            .err()
-            .map(|e| e.to_string())
-            .into_iter()
-            .collect();
-        if v == Version::V10 {
-            // The SDK also refuses v1.0 component ids that are not identifiers, which no
-            // schema says.
-            problems.extend(
-                messages
-                    .iter()
-                    .flat_map(|m| {
-                        ["createSurface", "updateComponents"]
-                            .into_iter()
-                            .filter_map(|key| m.get(key)?.get("components")?.as_array())
-                            .flatten()
-                    })
-                    .filter_map(|c| c.get("id").and_then(Value::as_str))
-                    .filter(|id| !surface::is_identifier(id))
-                    .map(|id| {
-                        format!("component id `{id}` is not an identifier (letters, digits, `_`)")
-                    }),
-            );
-        }
-        Some(if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("; "))
-        })
+            .map_err(|e| e.to_string())
     }
 }
 

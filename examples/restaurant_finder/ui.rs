@@ -713,8 +713,10 @@ mod tests {
                     assert_eq!(tag, (v != Version::V08).then_some(v.as_str()), "{m}");
                     ui.apply(m).unwrap();
                 }
-                assert!(ui.problems().is_empty(), "{:?}", ui.problems());
+                assert_eq!(ui.unopened(), Vec::<String>::new());
                 assert_eq!(ui.surfaces.len(), 1);
+                let official = crate::official::Official::builtin();
+                assert_eq!(official.check(v, &messages), Ok(()));
             }
         }
     }

@@ -1,73 +1,23 @@
 //! The restaurant finder in A2UI v1.0: the scripted flow over AG-UI and on the console, a retry
-//! of a UI written with v0.9 habits, and the messages checked against the schemas the A2UI SDK
-//! enforces for v1.0.
+//! of a UI written with v0.9 habits, and the messages checked by the official v1.0 validator
+//! (the built-in basic catalog, as the A2UI SDK enforces it).
 
 use super::*;
 
-/// The v1.0 schemas beside the crate (`<shared>/a2ui-v1/sdk-derived/v1_0`), or `None` after
-/// saying that the test is skipped.
-fn v10_schema_dir_or_skip() -> Option<std::path::PathBuf> {
-    let dir = support::shared_root()
-        .map(|root| root.join("a2ui-v1/sdk-derived/v1_0"))
-        .filter(|d| d.is_dir());
-    if dir.is_none() {
-        support::say(
-            "skipped: the A2UI v1.0 schemas (../shared/a2ui-v1/sdk-derived/v1_0) were not found",
-        );
-    }
-    dir
+/// The official v1.0 validator of the built-in basic catalog, the one the demo checks with.
+fn v10_validator() -> std::sync::Arc<a2ui_stream::official::validator::Validator> {
+    use a2ui_stream::official::catalog::{Catalog, Version as SpecVersion};
+    Catalog::builtin(SpecVersion::V10).validator().unwrap()
 }
 
-/// The v1.0 message schema (`agent_to_renderer.json`: one of the six messages, each component
-/// against the basic catalog with no property left unchecked), compiled with the JSON Schema
-/// crate alone.
-fn v10_message_schema(dir: &std::path::Path) -> jsonschema::Validator {
-    use jsonschema::{Draft, Registry, Resource};
-    let read = |name: &str| -> Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
-    let messages = read("agent_to_renderer.json");
-    let common = read("common_types.json");
-    let common_id = common["$id"].as_str().unwrap().to_owned();
-    let mut catalog = read("basic_catalog.json");
-    let messages_id = messages["$id"].as_str().unwrap().to_owned();
-    let base = &messages_id[..=messages_id.rfind('/').unwrap()];
-    // The message schema and the common types name the catalog `catalog.json` beside them, and
-    // the catalog names the common types relative to itself: it is put where they look for it.
-    let catalog_id = format!("{base}catalog.json");
-    catalog["$id"] = json!(catalog_id);
-    let registry = Registry::new()
-        .draft(Draft::Draft202012)
-        .add(messages_id.as_str(), Resource::from_contents(messages))
-        .unwrap()
-        .add(common_id.as_str(), Resource::from_contents(common))
-        .unwrap()
-        .add(catalog_id.as_str(), Resource::from_contents(catalog))
-        .unwrap()
-        .prepare()
-        .unwrap();
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .with_registry(&registry)
-        .build(&json!({ "$ref": messages_id }))
-        .unwrap()
-}
-
-/// Each error of `message` against `schema`, one line each.
-fn schema_errors(schema: &jsonschema::Validator, message: &Value) -> Vec<String> {
-    schema
-        .iter_errors(message)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect()
-}
-
-/// Every component in `op` (inline in a `createSurface` or in an `updateComponents`).
-fn components_of(op: &Value) -> Vec<&Value> {
-    ["createSurface", "updateComponents"]
-        .iter()
-        .filter_map(|key| op.get(*key)?.get("components")?.as_array())
-        .flatten()
-        .collect()
+/// What the validator says of one message on its own (schema, identifier ids, paths; no root or
+/// reference check, as the message may be one piece of a surface), or nothing.
+fn said_of(message: &Value) -> String {
+    v10_validator()
+        .validate_with(message, false)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
 }
 
 /// The v1.0 list, its Book action, the booking form and its submit action, over AG-UI; the
@@ -124,18 +74,14 @@ async fn scripted_v10_list_booking_confirmation_over_ag_ui() {
             for op in &ops {
                 assert_eq!(op["version"], "v1.0", "{op}");
                 kinds.extend(op.as_object().unwrap().keys().cloned());
-                for c in components_of(op) {
-                    let id = c["id"].as_str().unwrap();
-                    assert!(surface::is_identifier(id), "{id} in {op}");
-                    assert!(surface::old_style_bindings(c).is_empty(), "{c}");
-                }
             }
+            // Identifier ids, `@path` bindings, every reference sent, every surface opened: the
+            // official validator takes what the client received.
+            assert_eq!(problems(Version::V10, &ops), Vec::<String>::new());
             // Bindings are written `@path`, and the list's template still names its data `path`.
             let text: String = ops.iter().map(Value::to_string).collect();
             assert!(!text.contains(r#""path":{"#), "{text}");
-            let ui = rebuild(&ops);
-            assert!(ui.problems().is_empty(), "{:?}", ui.problems());
-            assert_eq!(ui.surfaces[surface].version, "v1.0");
+            assert_eq!(rebuild(&ops).surfaces[surface].version, "v1.0");
         }
         assert_eq!(
             kinds.into_iter().collect::<Vec<_>>(),
@@ -239,11 +185,11 @@ async fn a_v10_ui_with_v09_habits_is_deleted_and_retried_in_v10() {
             _ => None,
         })
         .expect("a retry event");
-    // Whichever check ran (the official validator or the structural one), it names the id.
-    assert!(
-        reason["reason"].as_str().unwrap().contains("`first-name`"),
-        "{reason}"
-    );
+    // The official validator names both habits, in its words.
+    let reason = reason["reason"].as_str().unwrap();
+    for habit in [ID_SAID, BINDING_SAID] {
+        assert!(reason.contains(habit), "{reason}");
+    }
     let ops = received_operations(&events);
     let deleted: Vec<&Value> = ops
         .iter()
@@ -260,36 +206,53 @@ async fn a_v10_ui_with_v09_habits_is_deleted_and_retried_in_v10() {
     );
 }
 
-#[tokio::test]
-#[cfg_attr(
-    not(a2ui_shared),
-    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
-)]
-async fn every_v10_message_of_the_demo_is_one_the_sdk_schema_accepts() {
-    let Some(dir) = v10_schema_dir_or_skip() else {
-        return;
-    };
-    let schema = v10_message_schema(&dir);
-    // The schema bites: the v0.9 spellings the demo left behind are refused.
+/// What the official validator says of a v1.0 component id that is not an identifier.
+const ID_SAID: &str = "Component id 'first-name' must be a valid UAX #31 identifier";
+/// What it says of a text bound the v0.9 way, `{"path": ..}`.
+const BINDING_SAID: &str = "text: {'path': '/first'} is not valid under any of the given schemas";
+
+#[test]
+fn the_v10_check_is_the_official_validator_and_it_bites() {
+    let validators = official::Official::builtin();
+    assert_eq!(
+        validators.describe(Version::V10),
+        "official A2UI validator (built-in v1.0 basic catalog)"
+    );
     let good = v10_ui("first_name", json!({"@path": "/first"}));
+    assert_eq!(validators.check(Version::V10, &good), Ok(()));
     for m in &good {
-        assert_eq!(schema_errors(&schema, m), Vec::<String>::new(), "{m}");
+        assert_eq!(said_of(m), "", "{m}");
     }
+    // The v0.9 spellings the demo left behind are refused, and so is what v1.0 dropped.
+    let err = validators
+        .check(
+            Version::V10,
+            &v10_ui("first-name", json!({"@path": "/first"})),
+        )
+        .unwrap_err();
+    assert!(err.contains(ID_SAID), "{err}");
     let v09_binding = v10_ui("first_name", json!({"path": "/first"}));
-    assert!(!schema.is_valid(&v09_binding[1]));
+    assert!(
+        said_of(&v09_binding[1]).contains(BINDING_SAID),
+        "{}",
+        said_of(&v09_binding[1])
+    );
     let mut heading = good[1].clone();
     heading["updateComponents"]["components"][1]["variant"] = json!("h1");
-    assert!(!schema.is_valid(&heading));
+    assert_ne!(said_of(&heading), "");
     let mut themed = good[0].clone();
     themed["createSurface"]["theme"] = json!({"primaryColor": "#B3261E"});
-    assert!(!schema.is_valid(&themed));
+    assert_ne!(said_of(&themed), "");
     let no_value = json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/x"}});
-    assert!(!schema.is_valid(&no_value));
+    assert_ne!(said_of(&no_value), "");
+}
 
+#[tokio::test]
+async fn every_v10_message_of_the_demo_is_one_the_official_validator_accepts() {
     // What the builders write, whole, and what the client received over AG-UI, split per
     // component and per record, for the list, the booking form and the confirmation.
     let found = tools::get_restaurants("Chinese", "New York", 3);
-    let mut messages: Vec<Value> = [
+    let answers = [
         ui::restaurant_list(Version::V10, "Top 3", &found),
         ui::booking_form(Version::V10, "A", "1 Street", "https://example.com/a.jpg"),
         ui::confirmation(
@@ -300,8 +263,14 @@ async fn every_v10_message_of_the_demo_is_one_the_sdk_schema_accepts() {
             "none",
             "https://example.com/a.jpg",
         ),
-    ]
-    .concat();
+    ];
+    for answer in &answers {
+        assert_eq!(
+            official::Official::builtin().check(Version::V10, answer),
+            Ok(())
+        );
+    }
+    let mut messages: Vec<Value> = answers.concat();
     messages.push(ui::delete_surface(Version::V10, ui::LIST_SURFACE));
     let (agent, _model) = scripted_agent().await;
     let base = start_server(agent, Version::V10).await;
@@ -312,7 +281,7 @@ async fn every_v10_message_of_the_demo_is_one_the_sdk_schema_accepts() {
     messages.extend(official::regroup(&received));
     let mut kinds = std::collections::BTreeSet::new();
     for m in &messages {
-        assert_eq!(schema_errors(&schema, m), Vec::<String>::new(), "{m}");
+        assert_eq!(said_of(m), "", "{m}");
         kinds.extend(m.as_object().unwrap().keys().cloned());
     }
     let expected = [
@@ -323,51 +292,4 @@ async fn every_v10_message_of_the_demo_is_one_the_sdk_schema_accepts() {
         "version",
     ];
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), expected);
-}
-
-#[test]
-#[cfg_attr(
-    not(a2ui_shared),
-    ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
-)]
-fn the_v10_check_is_the_official_validator_once_it_reads_v10() {
-    let Some(dir) = v10_schema_dir_or_skip() else {
-        return;
-    };
-    let nowhere = std::env::temp_dir().join("a2ui-no-spec-here");
-    let validators = official::Official::load_from(&nowhere, &dir);
-    let good = ui::restaurant_list(Version::V10, "T", &tools::get_restaurants("", "", 2));
-    match official::load_v10(&dir) {
-        Ok(validator) => {
-            // The validator reads v1.0: the demo's answers pass, v0.9 habits do not.
-            assert!(validators.has(Version::V10));
-            assert!(validators.check(Version::V10, &good).unwrap().is_ok());
-            let bad = v10_ui("first-name", json!({"@path": "/first"}));
-            let err = validators.check(Version::V10, &bad).unwrap().unwrap_err();
-            assert!(err.contains("`first-name`"), "{err}");
-            assert!(
-                validator
-                    .validate(&json!(v10_ui("a", json!({"path": "/x"}))))
-                    .is_err()
-            );
-        }
-        Err(why) => {
-            // It does not yet: the run gets the structural check, and says why.
-            assert!(why.contains("does not read v1.0 yet"), "{why}");
-            assert!(!validators.has(Version::V10));
-            assert!(validators.check(Version::V10, &good).is_none());
-            let said = validators.describe(Version::V10);
-            assert!(
-                said.starts_with("structural UI check (official validator unavailable: "),
-                "{said}"
-            );
-        }
-    }
-    let absent = official::Official::load_from(&nowhere, &nowhere);
-    assert!(!absent.has(Version::V10));
-    assert!(
-        absent
-            .describe(Version::V10)
-            .contains("set A2UI_V10_SCHEMA_DIR")
-    );
 }
