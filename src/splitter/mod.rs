@@ -17,15 +17,19 @@
 //! - `json.rs`: inside a message: the lexer's tokens, the message being read, its end, and the
 //!   hooks of the data-model split ([`crate::data`]);
 //! - `components.rs`: split-out components and repeats held back;
+//! - `create.rs`: a v1.0 `createSurface` with inline components: the surface first, then each
+//!   component, and its data model as updates;
 //! - `chunk.rs`: the chunk being read and where an open message's bytes are.
 
 mod chunk;
 mod components;
+mod create;
 mod json;
 mod prose;
 
 use chunk::*;
 use components::*;
+use create::*;
 pub use json::MAX_SPLIT_FIELD_BYTES;
 use json::*;
 
