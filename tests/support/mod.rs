@@ -11,6 +11,10 @@ pub mod chunks;
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod data_model;
 
+/// A renderer's surfaces, for comparing split messages with whole ones.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod surfaces;
+
 /// What the progressive-parser tests share.
 #[cfg(feature = "official")]
 pub mod progressive;
