@@ -217,6 +217,12 @@ fuzz_target!(|input: Input| {
         }
     }
     let values: Vec<Value> = out.iter().map(|m| m.to_value().unwrap()).collect();
+    // Every message's accessors say what its bytes say.
+    for (m, v) in out.iter().zip(&values) {
+        let body = &v[m.kind().key()];
+        assert_eq!(m.surface_id(), body["surfaceId"].as_str(), "{v}");
+        assert_eq!(m.version(), v["version"].as_str(), "{v}");
+    }
     let later: Value = serde_json::from_str(&later).unwrap();
     assert_eq!(values.last(), Some(&later));
     let first = out.first().unwrap();
@@ -228,6 +234,8 @@ fuzz_target!(|input: Input| {
         // (repeats dropped); nothing but a v1.0 message is split.
         assert_eq!(first.kind(), MessageKind::CreateSurface);
         assert_eq!(first.version(), Some("v1.0"));
+        let body = &values[0]["createSurface"];
+        assert_eq!(first.surface_id(), body["surfaceId"].as_str());
         assert!(values[0]["createSurface"].get("components").is_none());
         let sent: Vec<&Value> = values[1..values.len() - 1]
             .iter()

@@ -466,6 +466,11 @@ mod tests {
         let cut = input.find(r#""catalogId""#).unwrap();
         // Nothing goes out before the message closed: a key after the surface id may still come.
         assert_eq!(s.feed(&input.as_bytes()[..cut]).count(), 0);
+        let Some(Ok(Event::Message(created))) = s.feed(&input.as_bytes()[cut..]).next() else {
+            panic!()
+        };
+        assert_eq!(created.surface_id(), Some("s"));
+        assert_eq!(created.version(), Some("v1.0"));
         assert_eq!(
             texts(&input),
             [

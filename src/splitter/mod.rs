@@ -137,7 +137,8 @@ enum Mode {
 ///   message key after the body), or a `dataModel` that is not an object, makes the splitter take
 ///   the surface back with `{"version":V,"deleteSurface":{"surfaceId":S}}` at the end of the
 ///   message and send the whole message after it, so a renderer ends where the whole message
-///   leaves it. A model that writes the list after the surface's other members never meets this.
+///   leaves it. A message written in the schema's order (the list after the surface's other
+///   members, a `dataModel` object last) never meets this.
 /// - A v0.9 `createSurface`, and any other, is emitted whole.
 ///
 /// ```
