@@ -8,7 +8,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 seconds="${FUZZ_SECONDS:-60}"
-targets=(split_bytes structured data_split progressive)
+targets=(split_bytes structured data_split create_surface progressive)
 # The progressive target reads the A2UI specification's catalogs; its seeds are the restaurant
 # finder's example responses, written here (not kept in the repository).
 shared="${A2UI_SHARED:-../../shared}"
@@ -24,7 +24,7 @@ if [[ -d "$shared/a2ui/spec" ]]; then
     done
 else
     echo "fuzz smoke: $shared/a2ui/spec not found, skipping the progressive target"
-    targets=(split_bytes structured data_split)
+    targets=(split_bytes structured data_split create_surface)
 fi
 
 if ! rustup toolchain list | grep -q nightly; then

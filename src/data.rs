@@ -165,7 +165,7 @@ fn child(pointer: &str, key: &str, v08: bool) -> Option<String> {
 }
 
 /// The bytes of a member's region without what precedes the value (whitespace, `:` or `,`).
-fn trim_front<'a>(parts: (&'a [u8], &'a [u8])) -> (&'a [u8], &'a [u8]) {
+pub(crate) fn trim_front<'a>(parts: (&'a [u8], &'a [u8])) -> (&'a [u8], &'a [u8]) {
     let skip = |s: &'a [u8]| {
         let n = s
             .iter()

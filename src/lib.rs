@@ -4,7 +4,8 @@
 //!
 //! Feed every chunk to a [`Splitter`]; in the same call it hands back every piece the chunk
 //! completed: prose [`Event::Text`], whole A2UI messages, each component of a `surfaceUpdate`
-//! / `updateComponents` as its own standalone [`Message`] the moment its closing brace arrives,
+//! / `updateComponents` (or of a v1.0 `createSurface`'s inline list, after the surface) as its
+//! own standalone [`Message`] the moment its closing brace arrives,
 //! and each entry of a data-model update as an update of its own path (the list's records show
 //! while later ones are still being written; see [`Config::split_data_depth`]).
 //!

@@ -97,6 +97,13 @@ impl MessageKind {
             MessageKind::SurfaceUpdate | MessageKind::UpdateComponents
         )
     }
+
+    /// Whether a message of this kind may hold a `components` list: those of
+    /// [`has_components`](MessageKind::has_components), and a `createSurface` (whose inline list
+    /// only v1.0 speaks: [`Version::inline_surface`]).
+    pub(crate) fn may_list_components(self) -> bool {
+        self.has_components() || self == MessageKind::CreateSurface
+    }
 }
 
 /// An A2UI protocol version, and the message kinds it speaks.
@@ -170,6 +177,20 @@ impl Version {
 }
 
 impl Version {
+    /// The version a message's `version` field names, compared as messages write it: `"v0.8"`,
+    /// `"v0.9"` or `"v1.0"`.
+    pub(crate) fn from_tag(tag: &str) -> Option<Version> {
+        [Version::V08, Version::V09, Version::V10]
+            .into_iter()
+            .find(|v| v.message_tag() == tag)
+    }
+
+    /// Whether this version's `createSurface` may carry the surface's first `components` and
+    /// `dataModel` inline (v1.0).
+    pub(crate) fn inline_surface(self) -> bool {
+        self >= Version::V10
+    }
+
     /// The kinds of message this version speaks, in the order the official SDK looks for a
     /// message's kind among its keys.
     ///

@@ -59,8 +59,8 @@ pub(super) struct Built {
 }
 
 /// Wraps the component whose bytes are `earlier` followed by `here` (one copy, exactly sized) as
-/// `{"surfaceUpdate":{"surfaceId":S,"components":[C]}}` or
-/// `{"version":V,"updateComponents":{"surfaceId":S,"components":[C]}}`.
+/// `{"surfaceUpdate":{"surfaceId":S,"components":[C]}}` or, from an `updateComponents` or a v1.0
+/// `createSurface`, `{"version":V,"updateComponents":{"surfaceId":S,"components":[C]}}`.
 pub(super) fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> Built {
     const V09: &[u8] = b"{\"version\":";
     const V09_BODY: &[u8] = b",\"updateComponents\":{\"surfaceId\":";
@@ -72,7 +72,10 @@ pub(super) fn component_message(cur: &Current, earlier: &[u8], here: &[u8]) -> B
         .version
         .as_ref()
         .map_or(&b"\"v0.9\""[..], |c| &c.raw[..]);
-    let v09 = cur.kind() == MessageKind::UpdateComponents;
+    let v09 = matches!(
+        cur.kind(),
+        MessageKind::UpdateComponents | MessageKind::CreateSurface
+    );
     let head = if v09 {
         V09.len() + version.len() + V09_BODY.len()
     } else {
@@ -129,9 +132,14 @@ impl Splitter {
             },
         };
         let field = |c: &Option<Captured>, at| c.as_ref().map_or(Field::None, |c| c.field(at));
+        // A `createSurface`'s inline components go out as updates of the surface it created.
+        let kind = match cur.kind() {
+            MessageKind::CreateSurface => MessageKind::UpdateComponents,
+            kind => kind,
+        };
         let message = Message {
             bytes: Bytes::from(built.bytes),
-            kind: cur.kind(),
+            kind,
             version: field(&cur.version, built.version_at),
             surface_id: field(&cur.surface, Some(built.surface_at)),
             component_id,

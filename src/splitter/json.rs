@@ -97,6 +97,8 @@ pub(super) struct Current {
     pub(super) split: bool,
     /// The message outgrew the size limit: read to its end, then drop it.
     pub(super) discard: bool,
+    /// A `createSurface`, once its body opened: what its split needs.
+    pub(super) create: Option<Box<Create>>,
 }
 
 impl Current {
@@ -117,6 +119,10 @@ impl Current {
     /// Whether split-out components can go out now: the surface (and, for v0.9, the version)
     /// is known and short enough to be copied into each ([`MAX_SPLIT_FIELD_BYTES`]).
     pub(super) fn released(&self) -> bool {
+        if let Some(create) = &self.create {
+            // A `createSurface`'s components go out once the surface itself went out.
+            return create.streaming();
+        }
         let short = |c: &Captured| c.raw.len() <= MAX_SPLIT_FIELD_BYTES;
         self.surface.as_ref().is_some_and(short)
             && (self.kind() == MessageKind::SurfaceUpdate
@@ -145,6 +151,14 @@ impl Captured {
             } else {
                 None
             },
+        }
+    }
+
+    /// The string's text.
+    pub(super) fn text(&self) -> Option<&str> {
+        match &self.decoded {
+            Some(text) => Some(text),
+            None => std::str::from_utf8(self.raw.get(1..self.raw.len().saturating_sub(1))?).ok(),
         }
     }
 
@@ -202,8 +216,11 @@ impl Splitter {
             2 if object && cur.message_key == Key::Kind => {
                 cur.in_body = true;
                 cur.body_key = Key::Other;
-                if cur.kind().has_components() {
+                if cur.kind().may_list_components() {
                     self.mode = Mode::Json(Phase::SeekingComponents);
+                }
+                if cur.kind() == MessageKind::CreateSurface {
+                    cur.create = Some(Box::new(Create::new(at, cur.extra_keys)));
                 }
             }
             3 if !object
@@ -231,6 +248,10 @@ impl Splitter {
     /// splitting it when everything its pieces need is known.
     #[inline(never)]
     pub(super) fn start_data(&mut self, object: bool, at: u64) {
+        if self.cur.create.is_some() {
+            self.start_inline_data(object, at);
+            return;
+        }
         let cur = &mut self.cur;
         let max = self.config.split_data_depth;
         if cur.data.is_some() {
@@ -269,6 +290,11 @@ impl Splitter {
             self.config.max_split_data_entries,
             &mut pieces,
         );
+        self.install_data(split, pieces);
+    }
+
+    /// Puts a data-model split that started (or not) in place, and sends the pieces it made.
+    pub(super) fn install_data(&mut self, split: Option<DataSplit>, mut pieces: Vec<Piece>) {
         if let Some(split) = split {
             let (containers, bits) = split.reporting(DATA_DEPTH);
             self.lex
@@ -307,11 +333,16 @@ impl Splitter {
     /// Hands out data-model pieces as messages.
     pub(super) fn emit_pieces(&mut self, pieces: &mut Vec<Piece>) {
         let cur = &mut self.cur;
+        // A `createSurface`'s inline data model goes out as updates of the surface's data model.
+        let kind = match cur.kind() {
+            MessageKind::CreateSurface => MessageKind::UpdateDataModel,
+            kind => kind,
+        };
         for piece in pieces.drain(..) {
             cur.split = true;
             let field = |c: &Option<Captured>, at| c.as_ref().map_or(Field::None, |c| c.field(at));
             let message = Message {
-                kind: cur.kind(),
+                kind,
                 version: field(&cur.version, piece.version_at),
                 surface_id: field(&cur.surface, Some(piece.surface_at)),
                 component_id: Field::None,
@@ -355,10 +386,16 @@ impl Splitter {
             1 if self.cur.in_body => {
                 self.cur.in_body = false;
                 self.mode = Mode::Json(Phase::InMessage);
+                if let Some(create) = self.cur.create.as_mut() {
+                    create.body_close = Some(end - 1);
+                }
             }
             2 if self.phase() == Phase::InComponent => {
                 self.cur.array.1 = Some(end - 1);
                 self.mode = Mode::Json(Phase::SeekingComponents);
+            }
+            2 if object && self.cur.body_key == Key::Data && self.cur.create.is_some() => {
+                self.end_inline_data(chunk, base, end);
             }
             3 if object && self.cur.in_component => {
                 self.cur.in_component = false;
@@ -375,6 +412,9 @@ impl Splitter {
                         self.emit_component(built, id);
                     } else {
                         self.cur.pending.push((start..end, id));
+                        if self.cur.create.is_some() {
+                            self.release_create(chunk, base, end);
+                        }
                     }
                 }
             }
@@ -470,6 +510,15 @@ impl Splitter {
                         cur.extra_keys = true;
                         Key::Other
                     }
+                };
+                if let Some(create) = cur.create.as_mut() {
+                    create.message_key(inner);
+                }
+            }
+            Capture::BodyKey if cur.create.is_some() => {
+                let at = cur.string_start;
+                if let Some(create) = cur.create.as_mut() {
+                    cur.body_key = create.body_key(inner, at);
                 }
             }
             Capture::BodyKey => {
@@ -505,11 +554,16 @@ impl Splitter {
             Capture::ComponentId | Capture::Data | Capture::None => {}
         }
         if !was_released && self.cur.released() {
-            for (range, id) in std::mem::take(&mut self.cur.pending) {
-                let (earlier, here) = self.parts(chunk, base, range.start, range.end);
-                let built = component_message(&self.cur, earlier, here);
-                self.emit_component(built, id);
-            }
+            self.flush_pending(chunk, base);
+        }
+    }
+
+    /// Sends the components that waited for their message's surface (or version).
+    pub(super) fn flush_pending(&mut self, chunk: &[u8], base: u64) {
+        for (range, id) in std::mem::take(&mut self.cur.pending) {
+            let (earlier, here) = self.parts(chunk, base, range.start, range.end);
+            let built = component_message(&self.cur, earlier, here);
+            self.emit_component(built, id);
         }
     }
 
@@ -536,31 +590,25 @@ impl Splitter {
             .as_ref()
             .is_some_and(|d| d.whole || self.cur.extra_keys);
         self.end_data();
-        let cur = std::mem::take(&mut self.cur);
-        if cur.discard {
+        if self.cur.discard {
+            self.cur = Current::default();
             return;
         }
-        let size = end - cur.start;
-        if size > self.config.max_message_bytes as u64 {
-            self.cur = cur;
+        if end - self.cur.start > self.config.max_message_bytes as u64 {
             self.too_large();
             self.cur = Current::default();
             return;
         }
+        if self.cur.create.is_some() {
+            // A `createSurface`'s components that waited (for its `surfaceId` or `version`) go
+            // out now that all of it is known, unless it goes out whole.
+            self.release_create(chunk, base, end);
+        }
+        let cur = std::mem::take(&mut self.cur);
         let kind = cur.kind();
-        // `offset` maps a stream offset in the message to one in the bytes handed out.
-        let message = |bytes: Bytes, offset: &dyn Fn(u64) -> Option<usize>| {
-            let field =
-                |c: &Option<Captured>| c.as_ref().map_or(Field::None, |c| c.field(offset(c.at)));
-            Message {
-                version: field(&cur.version),
-                surface_id: field(&cur.surface),
-                bytes,
-                kind,
-                component_id: Field::None,
-            }
-        };
-        if cur.split && !data_whole {
+        if cur.create.as_ref().is_some_and(|c| c.sent()) {
+            self.create_done(&cur, chunk, base, end);
+        } else if cur.split && !data_whole {
             // The components went out one by one; what else the message held goes out with an
             // empty list. The message itself is not needed whole.
             if let (true, (Some(open), Some(close))) = (cur.extra_keys, cur.array) {
@@ -577,24 +625,56 @@ impl Splitter {
                     _ if at >= close => Some((open + 1 - cur.start + (at - close)) as usize),
                     _ => None,
                 };
-                self.out
-                    .push_back(Ok(Event::Message(message(Bytes::from(v), &offset))));
+                self.out.push_back(Ok(Event::Message(message_of(
+                    &cur,
+                    Bytes::from(v),
+                    &offset,
+                ))));
             }
         } else {
-            let bytes = if cur.start >= base {
-                chunk.bytes((cur.start - base) as usize..(end - base) as usize)
-            } else {
-                self.acc
-                    .extend_from_slice(chunk.get(..(end - base) as usize).unwrap_or_default());
-                self.acc.split().freeze()
-            };
-            let offset = |at: u64| Some((at - cur.start) as usize);
-            self.out
-                .push_back(Ok(Event::Message(message(bytes, &offset))));
+            let whole = self.whole_message(&cur, chunk, base, end);
+            self.out.push_back(Ok(Event::Message(whole)));
         }
         self.acc.clear();
         if kind == MessageKind::DeleteSurface && cur.surface.is_some() {
             self.sent.forget(cur.surface_raw());
         }
+    }
+
+    /// The message that closed at stream offset `end`, whole: a slice of the chunk when it lies
+    /// in it, else its bytes from earlier chunks joined once to those in this one.
+    pub(super) fn whole_message(
+        &mut self,
+        cur: &Current,
+        chunk: &Chunk<'_>,
+        base: u64,
+        end: u64,
+    ) -> Message {
+        let bytes = if cur.start >= base {
+            chunk.bytes((cur.start - base) as usize..(end - base) as usize)
+        } else {
+            self.acc
+                .extend_from_slice(chunk.get(..(end - base) as usize).unwrap_or_default());
+            self.acc.split().freeze()
+        };
+        let offset = |at: u64| Some((at - cur.start) as usize);
+        message_of(cur, bytes, &offset)
+    }
+}
+
+/// The message `cur` was read into, as `bytes`; `offset` maps a stream offset in the message to
+/// one in `bytes` (`None`: not there).
+pub(super) fn message_of(
+    cur: &Current,
+    bytes: Bytes,
+    offset: &dyn Fn(u64) -> Option<usize>,
+) -> Message {
+    let field = |c: &Option<Captured>| c.as_ref().map_or(Field::None, |c| c.field(offset(c.at)));
+    Message {
+        version: field(&cur.version),
+        surface_id: field(&cur.surface),
+        bytes,
+        kind: cur.kind(),
+        component_id: Field::None,
     }
 }

@@ -17,15 +17,19 @@
 //! - `json.rs`: inside a message: the lexer's tokens, the message being read, its end, and the
 //!   hooks of the data-model split ([`crate::data`]);
 //! - `components.rs`: split-out components and repeats held back;
+//! - `create.rs`: a v1.0 `createSurface` with inline components: the surface first, then each
+//!   component, and its data model as updates;
 //! - `chunk.rs`: the chunk being read and where an open message's bytes are.
 
 mod chunk;
 mod components;
+mod create;
 mod json;
 mod prose;
 
 use chunk::*;
 use components::*;
+use create::*;
 pub use json::MAX_SPLIT_FIELD_BYTES;
 use json::*;
 
@@ -59,7 +63,8 @@ enum Phase {
     SeekingMessage,
     /// Inside a message, outside any component list.
     InMessage,
-    /// Inside the body of a `surfaceUpdate` / `updateComponents`, outside its `components` array.
+    /// Inside the body of a `surfaceUpdate` / `updateComponents` / `createSurface`, outside its
+    /// `components` array.
     SeekingComponents,
     /// Inside the `components` array: between components or inside one.
     InComponent,
@@ -98,6 +103,66 @@ enum Mode {
 ///     }
 /// }
 /// assert_eq!(ids, ["a", "b"]);
+/// ```
+///
+/// # A v1.0 `createSurface` with inline components
+///
+/// In v1.0 a `createSurface` may carry the surface's first `components` (a list, as in
+/// `updateComponents`) and its `dataModel`. It is split so that a renderer creates the surface
+/// before any component arrives, shows the first component while the next is being written, and
+/// ends in the state the whole message leaves:
+///
+/// - **The surface first.** Just before the first component goes out, the surface goes out on
+///   its own: `{"version":V,"createSurface":{…}}` holding, verbatim, every member of the body
+///   read so far except `components` (`surfaceId`, `catalogId`, `theme`, `sendDataModel`,
+///   `metadata`, a `dataModel` written before the list, any other).
+/// - **Then each component**, the moment it closes, as
+///   `{"version":V,"updateComponents":{"surfaceId":S,"components":[C]}}` with `C`'s bytes
+///   verbatim (kind [`MessageKind::UpdateComponents`]; repeats are dropped as for
+///   `updateComponents`).
+/// - **A `dataModel` after the list** goes out as updates of the data model's root, per member as
+///   for `updateDataModel` ([`Config::split_data_depth`]): `{"path":"/","value":{}}`, then each
+///   member at its own path. When no faithful split of it exists (a `null` member, depth `0`, the
+///   piece limit), it goes out whole as `{"path":"/","value":D}`.
+/// - **Keys in any order.** Components written before `surfaceId` or `catalogId` (a renderer
+///   places components by their surface's catalog), or before `version` after the body, wait
+///   for the end of the message; then the surface, with every member, goes out first, and the
+///   components after it.
+/// - **Whole when no split can say it.** The message goes out whole, as before, when it is not
+///   v1.0 (`"version":"v0.9"` or none), has no `surfaceId`, has a `surfaceId` or `version` longer
+///   than [`MAX_SPLIT_FIELD_BYTES`], has message keys besides `version` and `createSurface`, holds
+///   a second `components` list (the last one counts), or an empty one.
+/// - **Taken back when something follows that no split can say.** Once the surface went out,
+///   only components and a first `dataModel` object can follow as split messages. Any other key
+///   read later (a member after the list, such as `theme`; a second `dataModel` or list; a
+///   message key after the body), or a `dataModel` that is not an object, makes the splitter take
+///   the surface back with `{"version":V,"deleteSurface":{"surfaceId":S}}` at the end of the
+///   message and send the whole message after it, so a renderer ends where the whole message
+///   leaves it. A message written in the schema's order (the list after the surface's other
+///   members, a `dataModel` object last) never meets this.
+/// - A v0.9 `createSurface`, and any other, is emitted whole.
+///
+/// ```
+/// use a2ui_stream::{Config, Event, MessageKind, Splitter};
+///
+/// let response = r#"{"version":"v1.0","createSurface":{"surfaceId":"s","catalogId":"c",
+/// "components":[{"id":"root","component":"Column","children":["t"]},
+///               {"id":"t","component":"Text","text":{"path":"/title"}}],
+/// "dataModel":{"title":"Hi"}}}"#;
+/// let mut splitter = Splitter::with_config(Config::bare());
+/// let mut out = Vec::new();
+/// for chunk in response.as_bytes().chunks(8) {
+///     for event in splitter.feed(chunk) {
+///         let Event::Message(m) = event.unwrap() else { unreachable!() };
+///         out.push((m.kind(), m.as_str().to_owned()));
+///     }
+/// }
+/// use MessageKind::*;
+/// let kinds: Vec<_> = out.iter().map(|(kind, _)| *kind).collect();
+/// assert_eq!(kinds, [CreateSurface, UpdateComponents, UpdateComponents, UpdateDataModel, UpdateDataModel]);
+/// assert_eq!(out[0].1, r#"{"version":"v1.0","createSurface":{"surfaceId":"s","catalogId":"c"}}"#);
+/// assert_eq!(out[2].1, r#"{"version":"v1.0","updateComponents":{"surfaceId":"s","components":[{"id":"t","component":"Text","text":{"path":"/title"}}]}}"#);
+/// assert_eq!(out[4].1, r#"{"version":"v1.0","updateDataModel":{"surfaceId":"s","path":"/title","value":"Hi"}}"#);
 /// ```
 #[derive(Debug)]
 pub struct Splitter {
