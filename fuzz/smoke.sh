@@ -8,7 +8,24 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 seconds="${FUZZ_SECONDS:-60}"
-targets=(split_bytes structured data_split create_surface progressive)
+targets=(split_bytes structured data_split create_surface direct progressive)
+# The direct target's seed: a v1.0 response in the SDK's direct-JSON format.
+mkdir -p corpus/direct
+cat >corpus/direct/seed-v1.0-list <<'SEED'
+Here are two places.
+<a2ui-json>
+[{"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"}},
+ {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+   {"id": "root", "component": "Column", "children": ["title", "list"]},
+   {"id": "title", "component": "Text", "text": {"@path": "/title"}},
+   {"id": "list", "component": "List", "children": {"componentId": "card", "path": "/items"}},
+   {"id": "card", "component": "Card", "child": "name"},
+   {"id": "name", "component": "Text", "text": {"@path": "name"}}]}},
+ {"version": "v1.0", "updateDataModel": {"surfaceId": "s", "value": {"title": "Two places", "items": [
+   {"name": "Quick Bites", "rating": 4.2}, {"name": "The Fancy Place", "rating": 4.8}]}}}]
+</a2ui-json>
+Which one?
+SEED
 # The progressive target reads the A2UI specification's catalogs; its seeds are the restaurant
 # finder's example responses, written here (not kept in the repository).
 shared="${A2UI_SHARED:-../../shared}"
@@ -24,7 +41,7 @@ if [[ -d "$shared/a2ui/spec" ]]; then
     done
 else
     echo "fuzz smoke: $shared/a2ui/spec not found, skipping the progressive target"
-    targets=(split_bytes structured data_split create_surface)
+    targets=(split_bytes structured data_split create_surface direct)
 fi
 
 if ! rustup toolchain list | grep -q nightly; then
