@@ -9,12 +9,12 @@
 
 use std::sync::{Arc, OnceLock};
 
+use a2ui_stream::Version;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{DirectJsonParser, Part};
 use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use a2ui_stream::renderer::RendererState;
-use a2ui_stream::Version;
 use libfuzzer_sys::fuzz_target;
 
 fn validator() -> Arc<Validator> {
