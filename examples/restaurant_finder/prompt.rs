@@ -72,8 +72,8 @@ TextField {label, value: {path}, variant: shortText|number|longText}, DateTimeIn
         Version::V10 => {
             "Messages (each a JSON object with \"version\": \"v1.0\" and one operation key):
 - {\"version\": \"v1.0\", \"createSurface\": {\"surfaceId\": S, \"catalogId\": \"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json\"}} opens a surface.
-  It could also carry the components and the data model, but send those in the two messages below: they are drawn
-  piece by piece while you write, a createSurface only once it is complete.
+  It could also carry the components and the data model, but send those in the two messages below, the form
+  every client of this agent reads.
 - {\"version\": \"v1.0\", \"updateComponents\": {\"surfaceId\": S, \"components\": [C, ...]}} adds or replaces components.
   A component is flat: {\"id\": ID, \"component\": TYPE, ...PROPERTIES}. The root component MUST have the id \"root\".
   An ID is an identifier: letters, digits and underscores, not starting with a digit, no hyphens (\"card_title\", not \"card-title\").

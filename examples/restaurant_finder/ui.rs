@@ -6,10 +6,9 @@
 //! moment it arrives), then the data model.
 //!
 //! v1.0 could put the components and the data model inside `createSurface`; the builders send
-//! them in `updateComponents` and `updateDataModel` instead, as for v0.9. A `createSurface` is
-//! one message that arrives whole, whereas the splitter hands out each component of an
-//! `updateComponents` and each record of an `updateDataModel` the moment it closes, so separate
-//! messages are what lets the first card show while the last is still being written.
+//! them in `updateComponents` and `updateDataModel` instead, as for v0.9, so that every version
+//! the demo speaks has the same shape. The splitter streams either form: it hands out each
+//! component and each record the moment it closes, inline in a `createSurface` too.
 
 use crate::tools::Restaurant;
 use serde_json::{Map, Value, json};
