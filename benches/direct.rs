@@ -24,6 +24,9 @@ use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
+#[path = "../tests/support/chunks.rs"]
+mod chunking;
+
 const CHUNK: usize = 4;
 
 fn validator() -> Arc<Validator> {
@@ -32,18 +35,9 @@ fn validator() -> Arc<Validator> {
         .expect("the built-in v1.0 catalog compiles")
 }
 
+/// `text` in chunks of [`CHUNK`] bytes (longer where a character would be cut).
 fn chunks(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + CHUNK).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
+    chunking::chunks(text, CHUNK)
 }
 
 fn run(validator: &Arc<Validator>, keys: &[String], mode: Emission, pieces: &[&str]) -> usize {

@@ -3,6 +3,8 @@
 //! `$A2UI_SHARED/...`), prints `N passed, N failed` for each, and fails on any failure.
 #![cfg(feature = "official")]
 
+#[path = "conformance/suite.rs"]
+mod suite;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -20,14 +22,6 @@ fn v1_dir() -> Option<PathBuf> {
     dir.join("conformance/agent/direct_json")
         .is_dir()
         .then_some(dir)
-}
-
-fn load(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap();
-    match serde_norway::from_str::<Value>(&text).unwrap() {
-        Value::Array(cases) => cases,
-        _ => panic!("{} is not a list of cases", path.display()),
-    }
 }
 
 fn read(path: &Path) -> Value {
@@ -215,34 +209,6 @@ fn parser_case(v1: &Path, case: &Value) -> Result<(), String> {
     }
 }
 
-fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
-    let failed: Vec<_> = results.iter().filter(|(_, r)| r.is_err()).collect();
-    for (name, result) in &failed {
-        if let Err(why) = result {
-            support::say(&format!("FAIL {suite} {name}: {why}"));
-        }
-    }
-    support::say(&format!(
-        "{suite}: {} passed, {} failed",
-        results.len() - failed.len(),
-        failed.len()
-    ));
-    failed.len()
-}
-
-fn run(
-    cases: &[Value],
-    f: impl Fn(&Value) -> Result<(), String>,
-) -> Vec<(String, Result<(), String>)> {
-    cases
-        .iter()
-        .map(|case| {
-            let name = case["name"].as_str().unwrap_or("?").to_owned();
-            (name, f(case))
-        })
-        .collect()
-}
-
 #[cfg_attr(
     not(a2ui_shared),
     ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
@@ -254,8 +220,10 @@ fn direct_json_suites() {
         return;
     };
     let dir = v1.join("conformance/agent/direct_json");
-    let streaming = load(&dir.join("response_streaming.yaml"));
-    let parsing = load(&dir.join("response_parser.yaml"));
+    let streaming = suite::run_file(&dir.join("response_streaming.yaml"), |c| {
+        streaming_case(&v1, c)
+    });
+    let parsing = suite::run_file(&dir.join("response_parser.yaml"), |c| parser_case(&v1, c));
     assert_eq!(
         streaming.len(),
         29,
@@ -266,12 +234,7 @@ fn direct_json_suites() {
         17,
         "response_parser.yaml should hold 17 cases"
     );
-    let failures = report(
-        "direct_json/response_streaming.yaml",
-        &run(&streaming, |c| streaming_case(&v1, c)),
-    ) + report(
-        "direct_json/response_parser.yaml",
-        &run(&parsing, |c| parser_case(&v1, c)),
-    );
+    let failures = suite::report("direct_json/response_streaming.yaml", &streaming)
+        + suite::report("direct_json/response_parser.yaml", &parsing);
     assert_eq!(failures, 0, "direct-JSON suite failures");
 }

@@ -148,6 +148,7 @@ fn lone_surrogates_replaced(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// `Ok` when `message` matches the regular expression `pattern` (searched, as the suites mean
 /// it), else why not.
+#[allow(dead_code)] // not every test file that includes this module needs it
 pub fn error_matches(pattern: &str, message: &str) -> Result<(), String> {
     let re = regex::Regex::new(pattern).map_err(|r| format!("bad pattern {pattern:?}: {r}"))?;
     if re.is_match(message) {

@@ -156,24 +156,7 @@ impl Block {
 
     /// Whether the open message reads as it stands (see [`Block::standing`]), without making it.
     pub(super) fn readable(&self, progressive: &dyn Fn(&str) -> bool) -> bool {
-        if self.phase != Phase::Message {
-            return false;
-        }
-        let cut = self.lex.cut();
-        let last = self.frames.len().saturating_sub(1);
-        if self
-            .frames
-            .iter()
-            .enumerate()
-            .any(|(i, f)| f.whole_items && (i < last || cut != Cut::Clean))
-        {
-            return true;
-        }
-        match cut {
-            Cut::Clean => true,
-            Cut::InValueString => self.cut_string(progressive).is_some(),
-            Cut::Unfinished => false,
-        }
+        self.reading(progressive).is_some()
     }
 
     /// The messages that closed since the last call, and the index in the block of the first.
@@ -623,6 +606,14 @@ impl Block {
         &self,
         progressive: &dyn Fn(&str) -> bool,
     ) -> Option<(Value, Option<String>)> {
+        let (upto, cut) = self.reading(progressive)?;
+        let value = self.folded(upto, cut.clone().map(Value::String));
+        Some((value, cut))
+    }
+
+    /// How the open message reads as it stands, if it does: the innermost open container that
+    /// is shown, and the string still arriving that it shows.
+    fn reading(&self, progressive: &dyn Fn(&str) -> bool) -> Option<(usize, Option<String>)> {
         if self.phase != Phase::Message {
             return None;
         }
@@ -631,16 +622,12 @@ impl Block {
         // An item of a whole-items list that is still arriving is left out with all it holds.
         for (i, frame) in self.frames.iter().enumerate() {
             if frame.whole_items && (i < last || cut != Cut::Clean) {
-                return Some((self.folded(i, None), None));
+                return Some((i, None));
             }
         }
         match cut {
-            Cut::Clean => Some((self.folded(last, None), None)),
-            Cut::InValueString => {
-                let text = self.cut_string(progressive)?;
-                let value = self.folded(last, Some(Value::String(text.clone())));
-                Some((value, Some(text)))
-            }
+            Cut::Clean => Some((last, None)),
+            Cut::InValueString => Some((last, Some(self.cut_string(progressive)?))),
             Cut::Unfinished => None,
         }
     }

@@ -120,8 +120,7 @@ impl Emitted {
         }
         if closed {
             self.ready = index + 1;
-            self.all.push(message.clone());
-            self.finals.push(stamp.revision);
+            self.keep(message.clone(), &stamp);
         }
         self.emit(mode, index, message, stamp, out);
         Ok(())
@@ -160,8 +159,13 @@ impl Emitted {
     /// The message at `index` closed after going out piece by piece: it is ready.
     pub(super) fn closed_in_pieces(&mut self, index: usize, message: Value, revision: u64) {
         self.ready = index + 1;
-        self.all.push(message);
-        self.finals.push(revision);
+        self.keep(
+            message,
+            &Stamp {
+                revision,
+                cut: None,
+            },
+        );
     }
 
     /// The block's messages when it closes: those that closed before, then `closed`; and the
