@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod chunks;
 
+/// A `redis-server` of the test's own, for the run log's Redis backend.
+#[cfg(feature = "store-redis")]
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod redis;
+
 /// What the progressive-parser tests share.
 #[cfg(feature = "official")]
 pub mod progressive;

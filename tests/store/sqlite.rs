@@ -1,0 +1,122 @@
+//! What only the SQLite backend has: a file that is reopened, and `end_open_runs`.
+
+use super::{TempDir, assistant, ended, seqs, steps, user};
+use a2ui_stream::agui::store::{RunLog, RunStatus, SERVER_RESTARTED, SqliteRunLog, StoreError};
+use a2ui_stream::agui::{Event, RunFinished};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+#[test]
+fn a_reopened_sqlite_file_keeps_everything() {
+    let dir = TempDir::new();
+    let events = steps(&["a", "b"]);
+    {
+        let log = SqliteRunLog::open(dir.file()).unwrap();
+        log.append("t", "r", 1, &events).unwrap();
+        log.append("t", "done", 1, &[RunFinished::new("t", "done").into()])
+            .unwrap();
+        log.save_messages("t", &[user("u1", "Hi"), assistant("a1", "Hello")])
+            .unwrap();
+    }
+    let log = SqliteRunLog::open(dir.file()).unwrap();
+    let stored = log.read_after("t", "r", 0, 10).unwrap();
+    assert_eq!(
+        stored
+            .iter()
+            .map(|s| s.event().unwrap())
+            .collect::<Vec<_>>(),
+        events
+    );
+    assert_eq!(
+        log.status("t", "r").unwrap(),
+        Some(RunStatus {
+            last_seq: 2,
+            ended: false
+        })
+    );
+    assert!(log.status("t", "done").unwrap().unwrap().ended);
+    assert_eq!(
+        log.thread_messages("t").unwrap(),
+        [user("u1", "Hi"), assistant("a1", "Hello")]
+    );
+    log.append("t", "r", 3, &steps(&["c"])).unwrap();
+}
+
+/// Two open runs and an ended one, as a process leaves them when it stops.
+fn leave_runs(log: &SqliteRunLog) {
+    log.append("t", "open-1", 1, &steps(&["a"])).unwrap();
+    log.append("t", "open-2", 1, &steps(&["a", "b"])).unwrap();
+    log.append("t", "done", 1, &[RunFinished::new("t", "done").into()])
+        .unwrap();
+}
+
+#[test]
+fn end_open_runs_closes_what_a_stopped_process_left_open() {
+    let dir = TempDir::new();
+    leave_runs(&SqliteRunLog::open(dir.file()).unwrap());
+    // The process that wrote them is gone; a new one opens the file.
+    let in_file = SqliteRunLog::open(dir.file()).unwrap();
+    let in_memory = SqliteRunLog::in_memory().unwrap();
+    leave_runs(&in_memory);
+    for log in [in_file, in_memory] {
+        assert_eq!(log.end_open_runs("the server restarted").unwrap(), 2);
+        for (run, last) in [("open-1", 2), ("open-2", 3)] {
+            assert_eq!(
+                log.status("t", run).unwrap(),
+                Some(RunStatus {
+                    last_seq: last,
+                    ended: true
+                })
+            );
+            let end = log.read_after("t", run, last - 1, 10).unwrap();
+            assert_eq!(seqs(&end), [last]);
+            assert!(end[0].is_terminal());
+            let Ok(Event::RunError(error)) = end[0].event() else {
+                panic!("{end:?}")
+            };
+            assert_eq!(error.message, "the server restarted");
+            assert_eq!(error.code.as_deref(), Some(SERVER_RESTARTED));
+            assert_eq!(
+                log.append("t", run, last + 1, &steps(&["late"])),
+                Err(ended("t", run))
+            );
+        }
+        assert_eq!(log.read_after("t", "done", 0, 10).unwrap().len(), 1);
+        assert_eq!(log.end_open_runs("again").unwrap(), 0);
+    }
+}
+
+#[test]
+fn a_wait_wakes_for_end_open_runs() {
+    let log = Arc::new(SqliteRunLog::in_memory().unwrap());
+    log.append("t", "r", 1, &steps(&["a"])).unwrap();
+    let ender = log.clone();
+    let handle = thread::spawn(move || {
+        thread::sleep(Duration::from_millis(200));
+        ender.end_open_runs("restarted").unwrap()
+    });
+    let got = log
+        .wait_after("t", "r", 1, 10, Duration::from_secs(30))
+        .unwrap();
+    assert_eq!(handle.join().unwrap(), 1);
+    assert!(got[0].is_terminal());
+}
+
+#[test]
+fn opening_a_file_that_is_not_a_database_fails() {
+    let dir = TempDir::new();
+    std::fs::write(
+        dir.file(),
+        b"this is not a SQLite database, just some text that is long enough",
+    )
+    .unwrap();
+    let err = SqliteRunLog::open(dir.file()).unwrap_err();
+    let StoreError::Backend(message) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        message.contains(&*dir.file().to_string_lossy()),
+        "{message}"
+    );
+}
