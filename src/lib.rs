@@ -87,6 +87,11 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/agui.md")]
 pub struct AguiDocDoctests;
 
+/// The examples of `docs/storage.md`, compiled and run as doctests.
+#[cfg(all(doctest, feature = "store"))]
+#[doc = include_str!("../docs/storage.md")]
+pub struct StorageDocDoctests;
+
 /// The examples of `docs/official.md`, compiled as doctests.
 #[cfg(all(doctest, feature = "official"))]
 #[doc = include_str!("../docs/official.md")]
