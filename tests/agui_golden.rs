@@ -530,16 +530,22 @@ fn misuse_is_refused() {
     );
 }
 
-/// The request body is echoed in RUN_STARTED.input.
+/// The request body is echoed in RUN_STARTED.input only when asked for.
 #[test]
 fn run_from_input() {
-    let input = serde_json::from_value(json!({
+    let input: a2ui_stream::agui::RunAgentInput = serde_json::from_value(json!({
         "threadId": "th", "runId": "ru", "parentRunId": "p",
         "messages": [{"id": "u1", "role": "user", "content": "Find ramen"}],
         "tools": [{"name": "search", "description": "Search places"}]
     }))
     .unwrap();
-    let mut run = RunBuilder::from_input(input);
+    let mut quiet = RunBuilder::from_input(&input);
+    quiet.finish().unwrap();
+    assert_eq!(
+        wire(&take(&mut quiet))[0],
+        json!({"type":"RUN_STARTED","threadId":"th","runId":"ru","parentRunId":"p","protocolVersion":"1.0"})
+    );
+    let mut run = RunBuilder::from_input(&input).echo_input(input.clone());
     run.finish().unwrap();
     let w = wire(&take(&mut run));
     assert_eq!(

@@ -14,6 +14,8 @@
 
 #[path = "../examples/restaurant_finder/console.rs"]
 mod console;
+#[path = "../examples/restaurant_finder/limits.rs"]
+mod limits;
 #[path = "../examples/restaurant_finder/llm.rs"]
 mod llm;
 #[path = "../examples/restaurant_finder/official.rs"]
@@ -22,6 +24,8 @@ mod official;
 mod page;
 #[path = "../examples/restaurant_finder/prompt.rs"]
 mod prompt;
+#[path = "../examples/restaurant_finder/runs.rs"]
+mod runs;
 #[path = "../examples/restaurant_finder/scripted.rs"]
 mod scripted;
 #[path = "../examples/restaurant_finder/server.rs"]
@@ -183,7 +187,7 @@ fn expected_names() -> Vec<String> {
 
 /// Serves the demo (scripted model at its default pace) on 127.0.0.1 and runs the browser script
 /// for `version` against it.
-async fn browser_run(version: &str) {
+async fn browser_run(version: &str, cut_after: Option<usize>) {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(chrome) = ready().await else { return };
 
@@ -199,7 +203,9 @@ async fn browser_run(version: &str) {
         .await
         .expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().expect("local address");
-    let app = server::router(agent, ui::Version::V09);
+    let mut config = server::ServerConfig::new(ui::Version::V09);
+    config.cut_after = cut_after;
+    let app = server::router_with(agent, config, tokio::sync::watch::channel(false).1);
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
 
     let names = expected_names();
@@ -223,6 +229,7 @@ async fn browser_run(version: &str) {
         .arg(names.join("|"))
         .arg("--screenshot")
         .arg(&shot)
+        .args(["--resumes", if cut_after.is_some() { "yes" } else { "no" }])
         .env("CHROME", &chrome)
         .env("A2UI_PAGE_DIR", page::page_dir())
         .current_dir(repo())
@@ -256,10 +263,17 @@ async fn browser_run(version: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v0_9_cards_stream_in_and_booking_works() {
-    browser_run("v0.9").await;
+    browser_run("v0.9", None).await;
+}
+
+/// The server breaks each run's first connection after 60 events (while the cards stream in);
+/// the page resumes with `Last-Event-ID` and the run completes as if nothing happened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v0_9_page_resumes_runs_whose_connection_breaks() {
+    browser_run("v0.9", Some(60)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v0_8_cards_stream_in_and_booking_works() {
-    browser_run("v0.8").await;
+    browser_run("v0.8", None).await;
 }

@@ -6,6 +6,8 @@
 
 #[path = "../examples/restaurant_finder/console.rs"]
 mod console;
+#[path = "../examples/restaurant_finder/limits.rs"]
+mod limits;
 #[path = "../examples/restaurant_finder/llm.rs"]
 mod llm;
 #[path = "../examples/restaurant_finder/official.rs"]
@@ -14,6 +16,8 @@ mod official;
 mod page;
 #[path = "../examples/restaurant_finder/prompt.rs"]
 mod prompt;
+#[path = "../examples/restaurant_finder/runs.rs"]
+mod runs;
 #[path = "../examples/restaurant_finder/scripted.rs"]
 mod scripted;
 #[path = "../examples/restaurant_finder/server.rs"]
@@ -227,15 +231,11 @@ async fn start_server(agent: Agent, version: Version) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        server::serve(
-            listener,
-            agent,
-            version,
-            server::Origins::default(),
-            std::future::pending(),
-        )
-        .await
-        .unwrap()
+        let mut config = server::ServerConfig::new(version);
+        config.origins = server::Origins::default();
+        server::serve(listener, agent, config, std::future::pending())
+            .await
+            .unwrap()
     });
     format!("http://{addr}")
 }

@@ -144,6 +144,19 @@ pub async fn run<W: Write + Send>(
                 &mut at_line_start,
                 format!("UI rejected, retrying: {reason}"),
             ),
+            AgentEvent::ModelRetry {
+                attempt,
+                max,
+                reason,
+                pause,
+            } => line(
+                out,
+                &mut at_line_start,
+                format!(
+                    "model request failed ({reason}); retry {attempt} of {max} in {}",
+                    crate::limits::seconds(pause)
+                ),
+            ),
         }
         let _ = out.flush();
     };

@@ -5,6 +5,7 @@
 //! [`Splitter::feed`], and whatever that call completes (prose, an A2UI message, one component) is
 //! emitted before the next delta is awaited. Tool-call deltas are emitted as they arrive too.
 
+use crate::limits::{Deadline, Deadlines, Retries, seconds};
 use crate::official::Official;
 use crate::prompt;
 use crate::surface::Ui;
@@ -13,9 +14,11 @@ use crate::ui::{self, Version};
 use a2ui_stream::{Config, Event, Message, Splitter};
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
+use async_openai::error::OpenAIError;
 use async_openai::types::chat::{CreateChatCompletionRequest, CreateChatCompletionStreamResponse};
 use futures::StreamExt;
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 /// Most model calls one attempt makes (each tool round is one more call).
 const MAX_ROUNDS: usize = 4;
@@ -41,6 +44,16 @@ pub enum AgentEvent {
     ResponseEnd,
     /// The UI was rejected; the model is asked once more with the reason.
     Retry { reason: String },
+    /// A model request failed before any of its answer arrived and is sent again after `pause`.
+    ModelRetry {
+        /// This retry's number, from 1.
+        attempt: u32,
+        /// Retries allowed.
+        max: u32,
+        /// Why the request failed.
+        reason: String,
+        pause: Duration,
+    },
 }
 
 /// Where the model is and which one to call.
@@ -93,8 +106,38 @@ fn install_crypto_provider() {
 #[derive(Clone)]
 pub struct Agent {
     client: Client<OpenAIConfig>,
+    openai: OpenAIConfig,
+    api_base: String,
     model: String,
     official: &'static Official,
+    deadlines: Deadlines,
+    retries: Retries,
+}
+
+/// The chat-completions client: connections time out after the connect deadline, and requests
+/// are not retried underneath (the agent retries them itself, visibly).
+fn client(openai: &OpenAIConfig, deadlines: &Deadlines) -> Client<OpenAIConfig> {
+    let http = reqwest::Client::builder()
+        .connect_timeout(deadlines.connect)
+        .build()
+        .unwrap_or_default();
+    Client::with_config(openai.clone())
+        .with_http_client(http.clone())
+        .with_http_service(async_openai::middleware::ReqwestService::new(http))
+}
+
+/// Whether another try may mend a failed request: a server error, a rate limit (not an
+/// exhausted quota), or a connection refused or reset before any answer.
+fn retryable(e: &OpenAIError) -> bool {
+    match e {
+        OpenAIError::ApiError(api) => {
+            let status = api.status_code.as_u16();
+            (status == 429 && api.api_error.r#type.as_deref() != Some("insufficient_quota"))
+                || (500..600).contains(&status)
+        }
+        OpenAIError::Reqwest(r) => r.is_connect() && !r.is_timeout(),
+        _ => false,
+    }
 }
 
 /// What a run is asked to do.
@@ -203,11 +246,29 @@ impl Agent {
         let openai = OpenAIConfig::new()
             .with_api_base(config.api_base.clone())
             .with_api_key(config.api_key.clone());
+        let deadlines = Deadlines::default();
         Agent {
-            client: Client::with_config(openai),
+            client: client(&openai, &deadlines),
+            openai,
+            api_base: config.api_base.clone(),
             model: config.model.clone(),
             official: Official::builtin(),
+            deadlines,
+            retries: Retries::default(),
         }
+    }
+
+    /// The same agent with other deadlines.
+    pub fn with_deadlines(mut self, deadlines: Deadlines) -> Agent {
+        self.client = client(&self.openai, &deadlines);
+        self.deadlines = deadlines;
+        self
+    }
+
+    /// The same agent retrying failed model requests as `retries` says.
+    pub fn with_retries(mut self, retries: Retries) -> Agent {
+        self.retries = retries;
+        self
     }
 
     /// Which check answers of version `v` get, for log lines.
@@ -221,8 +282,22 @@ impl Agent {
     }
 
     /// Runs one turn: model calls, tool calls, validation, at most one retry. Every event goes to
-    /// `sink` as it happens. `Err` carries the reason the run failed (after the retry, if any).
+    /// `sink` as it happens. `Err` carries the reason the run failed (after the retry, if any),
+    /// including a deadline that passed.
     pub async fn run<F>(&self, req: &RunRequest, sink: &mut F) -> Result<(), String>
+    where
+        F: FnMut(AgentEvent) + Send,
+    {
+        match tokio::time::timeout(self.deadlines.total, self.turn(req, sink)).await {
+            Ok(r) => r,
+            Err(_) => Err(format!(
+                "the run did not finish within the {}",
+                Deadline::Total.describe(&self.deadlines)
+            )),
+        }
+    }
+
+    async fn turn<F>(&self, req: &RunRequest, sink: &mut F) -> Result<(), String>
     where
         F: FnMut(AgentEvent) + Send,
     {
@@ -274,21 +349,59 @@ impl Agent {
             if !allow_tools {
                 request.tools = None;
             }
-            let mut stream = self
-                .client
-                .chat()
-                .create_stream(request)
-                .await
-                .map_err(|e| format!("model request failed: {e}"))?;
+            let (mut stream, sent) = self.open(request, sink).await?;
 
             let mut splitter = Splitter::new();
             let mut text = Utf8Joiner::default();
             let mut content = String::new();
             let mut calls: Vec<PendingCall> = Vec::new();
-            while let Some(chunk) = stream.next().await {
-                let chunk: CreateChatCompletionStreamResponse =
-                    chunk.map_err(|e| format!("model stream failed: {e}"))?;
+            let mut arrived = Arrived::default();
+            loop {
+                let wait = if arrived.chunks == 0 {
+                    // The first token's deadline counts from the request.
+                    (self.deadlines.first_token).saturating_sub(sent.elapsed())
+                } else {
+                    self.deadlines.silence
+                };
+                let next = match tokio::time::timeout(wait, stream.next()).await {
+                    Ok(next) => next,
+                    Err(_) if arrived.chunks == 0 => {
+                        return Err(format!(
+                            "the model sent no answer within the {}",
+                            Deadline::FirstToken.describe(&self.deadlines)
+                        ));
+                    }
+                    Err(_) => {
+                        return Err(format!(
+                            "the model went silent for longer than the {}, after {}",
+                            Deadline::Silence.describe(&self.deadlines),
+                            arrived.describe(sent)
+                        ));
+                    }
+                };
+                let Some(chunk) = next else {
+                    if !arrived.finished {
+                        return Err(format!(
+                            "the model's answer stopped without an end after {}",
+                            arrived.describe(sent)
+                        ));
+                    }
+                    break;
+                };
+                let chunk: CreateChatCompletionStreamResponse = chunk.map_err(|e| {
+                    if arrived.chunks == 0 {
+                        format!("the model's answer failed before it began: {e}")
+                    } else {
+                        format!(
+                            "the connection to the model was cut after {} ({e})",
+                            arrived.describe(sent)
+                        )
+                    }
+                })?;
+                arrived.chunks += 1;
                 for choice in chunk.choices.into_iter().filter(|c| c.index == 0) {
+                    arrived.finished |= choice.finish_reason.is_some();
+                    arrived.bytes += choice.delta.content.as_ref().map_or(0, String::len);
                     if let Some(delta) = choice.delta.content.filter(|d| !d.is_empty()) {
                         content.push_str(&delta);
                         for ev in splitter.feed(delta.as_bytes()) {
@@ -330,6 +443,7 @@ impl Agent {
                             }
                         }
                         if let Some(args) = args.filter(|s| !s.is_empty()) {
+                            arrived.bytes += args.len();
                             call.arguments.push_str(&args);
                             if call.started {
                                 sink(AgentEvent::ToolCallArgs {
@@ -381,6 +495,90 @@ impl Agent {
         ))
     }
 }
+
+/// How much of one model answer has arrived.
+#[derive(Debug, Default)]
+struct Arrived {
+    chunks: usize,
+    bytes: usize,
+    /// A choice said why it ended (`finish_reason`).
+    finished: bool,
+}
+
+impl Arrived {
+    /// "1234 bytes of its answer in 57 chunks, 2.1 s after the request".
+    fn describe(&self, sent: Instant) -> String {
+        format!(
+            "{} bytes of its answer in {} chunks, {} after the request",
+            self.bytes,
+            self.chunks,
+            seconds(sent.elapsed())
+        )
+    }
+}
+
+impl Agent {
+    /// Sends one streaming request, retrying what may be mended (each retry told to `sink`).
+    /// Returns the stream and when its request was sent.
+    async fn open<F>(
+        &self,
+        request: CreateChatCompletionRequest,
+        sink: &mut F,
+    ) -> Result<(ChatStream, Instant), String>
+    where
+        F: FnMut(AgentEvent) + Send,
+    {
+        let mut retry = 0;
+        loop {
+            let sent = Instant::now();
+            let opened = tokio::time::timeout(
+                self.deadlines.first_token,
+                self.client.chat().create_stream(request.clone()),
+            )
+            .await;
+            let e = match opened {
+                Ok(Ok(stream)) => return Ok((stream, sent)),
+                Ok(Err(e)) => e,
+                Err(_) => {
+                    return Err(format!(
+                        "the model at {} did not answer within the {}",
+                        self.api_base,
+                        Deadline::FirstToken.describe(&self.deadlines)
+                    ));
+                }
+            };
+            let reason = match &e {
+                OpenAIError::Reqwest(r) if r.is_connect() && r.is_timeout() => format!(
+                    "could not connect to the model at {} within the {}",
+                    self.api_base,
+                    Deadline::Connect.describe(&self.deadlines)
+                ),
+                OpenAIError::Reqwest(r) if r.is_connect() => {
+                    format!("could not connect to the model at {}: {e}", self.api_base)
+                }
+                _ => format!("the model request failed: {e}"),
+            };
+            if !retryable(&e) || retry >= self.retries.max {
+                return Err(if retry == 0 {
+                    reason
+                } else {
+                    format!("{reason} (after {retry} retries)")
+                });
+            }
+            retry += 1;
+            let pause = self.retries.pause(retry);
+            sink(AgentEvent::ModelRetry {
+                attempt: retry,
+                max: self.retries.max,
+                reason,
+                pause,
+            });
+            tokio::time::sleep(pause).await;
+        }
+    }
+}
+
+type ChatStream = async_openai::types::chat::ChatCompletionResponseStream;
 
 fn emit_split<F>(
     ev: Result<Event, a2ui_stream::Error>,

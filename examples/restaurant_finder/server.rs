@@ -2,7 +2,9 @@
 //! `text/event-stream`; `GET /healthz` answers `ok`.
 //!
 //! Each run has its own task, run builder and channel; nothing is shared between runs but the
-//! model client. Every event is written to the response the moment the agent loop produces it.
+//! model client and the run log. Every event is written to the response the moment the agent
+//! loop produces it, with its sequence number as the SSE `id:` (see runs.rs for resuming,
+//! deadlines, limits and shutdown).
 //!
 //! The run's A2UI version comes from `forwardedProps.a2uiVersion` (`"v0.8"`, `"v0.9"` or
 //! `"v1.0"`), else the server's default. A button press arrives as `forwardedProps.a2uiAction.userAction`
@@ -16,31 +18,51 @@
 //! run starts, and `POST /agent` takes `application/json` only (415 otherwise), so a foreign page
 //! cannot start a run with a form or a `text/plain` request.
 
-use crate::llm::{Agent, AgentEvent, RunRequest};
+use crate::limits::ServerLimits;
+use crate::llm::{Agent, RunRequest};
 use crate::prompt;
+use crate::runs::{self, AppState};
 use crate::ui::Version;
-use a2ui_stream::agui::{ClientCatalogs, RunAgentInput, RunBuilder, sse};
+use a2ui_stream::agui::RunAgentInput;
+use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::watch;
 
-/// How long the response may stay silent before a keep-alive comment is sent.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+#[allow(unused_imports)] // the binary does not name them; the tests do
+pub use crate::runs::{MODEL_RETRY_EVENT, RETRY_EVENT};
 
-/// The `CUSTOM` event sent when the UI was rejected and the model is asked again.
-pub const RETRY_EVENT: &str = "a2ui-retry";
+/// How the server runs: the default A2UI version, who may call it, its limits and its run log.
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub default_version: Version,
+    pub origins: Origins,
+    pub limits: ServerLimits,
+    /// Where runs are kept for resuming; by default in memory (the most recent runs).
+    pub log: Arc<dyn RunLog>,
+    /// Ends each new run's first response after this many events (the run goes on), so that
+    /// resuming can be watched: `--cut-after`.
+    pub cut_after: Option<usize>,
+}
 
-struct AppState {
-    agent: Agent,
-    default_version: Version,
+impl ServerConfig {
+    /// Version `default_version`, origins from `A2UI_ALLOWED_ORIGINS`, default limits, runs
+    /// kept in memory.
+    pub fn new(default_version: Version) -> ServerConfig {
+        ServerConfig {
+            default_version,
+            origins: Origins::from_env(),
+            limits: ServerLimits::default(),
+            log: Arc::new(MemoryRunLog::new()),
+            cut_after: None,
+        }
+    }
 }
 
 /// The origins a browser page may call the server from, besides its own and loopback ones.
@@ -91,9 +113,13 @@ impl Origins {
 }
 
 /// The router: `POST /agent`, `GET /healthz`, the page; origins from `A2UI_ALLOWED_ORIGINS`.
-#[allow(dead_code)] // the binary serves with `router_with`; the tests use this
+#[allow(dead_code)] // the binary serves with `serve`; the tests use this
 pub fn router(agent: Agent, default_version: Version) -> Router {
-    router_with(agent, default_version, Origins::from_env())
+    router_with(
+        agent,
+        ServerConfig::new(default_version),
+        watch::channel(false).1,
+    )
 }
 
 /// Answers preflight requests and refuses requests from origins not allowed; adds the CORS
@@ -146,7 +172,7 @@ async fn cors(origins: Arc<Origins>, req: Request, next: Next) -> Response {
 }
 
 /// Whether a request says its body is JSON.
-fn is_json(headers: &HeaderMap) -> bool {
+pub fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -154,34 +180,59 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
 }
 
-/// The router with the given allowed origins.
-pub fn router_with(agent: Agent, default_version: Version, origins: Origins) -> Router {
-    let origins = Arc::new(origins);
-    Router::new()
-        .route("/agent", post(run_agent))
+/// The router with the given configuration; open runs end when `abort` turns true.
+pub fn router_with(agent: Agent, config: ServerConfig, abort: watch::Receiver<bool>) -> Router {
+    router_and_state(agent, config, abort).0
+}
+
+fn router_and_state(
+    agent: Agent,
+    config: ServerConfig,
+    abort: watch::Receiver<bool>,
+) -> (Router, Arc<AppState>) {
+    let origins = Arc::new(config.origins.clone());
+    let state = Arc::new(AppState::new(agent, config, abort));
+    let router = Router::new()
+        .route("/agent", post(runs::run_agent))
+        .route("/agent/runs/{thread_id}/{run_id}", get(runs::resume_run))
         .route("/healthz", get(|| async { "ok" }))
         // The browser page (`/`, `/app.js`, `/dist/...`), see page.rs.
         .merge(crate::page::router())
-        .with_state(Arc::new(AppState {
-            agent,
-            default_version,
-        }))
+        .with_state(state.clone())
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             cors(origins.clone(), req, next)
-        }))
+        }));
+    (router, state)
 }
 
-/// Serves the router on `listener` until `shutdown` completes (in-flight runs are finished first).
+/// Serves the router on `listener` until `shutdown` completes. Then no new connection is taken;
+/// open runs have the shutdown deadline to finish, after which they end with `RUN_ERROR`
+/// (`SERVER_SHUTDOWN`), and this returns once every run has ended.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     agent: Agent,
-    default_version: Version,
-    origins: Origins,
+    config: ServerConfig,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router_with(agent, default_version, origins))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let (abort_tx, abort_rx) = watch::channel(false);
+    let grace = config.limits.shutdown;
+    let (router, state) = router_and_state(agent, config, abort_rx);
+    let abort_tx = Arc::new(abort_tx);
+    let on_stop = abort_tx.clone();
+    let result = axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            tokio::spawn(async move {
+                tokio::time::sleep(grace).await;
+                let _ = on_stop.send(true);
+            });
+        })
+        .await;
+    // Runs whose clients went away are not connections: wait for them too (they end at the
+    // deadline at the latest).
+    state.wait_for_runs().await;
+    drop(abort_tx);
+    result
 }
 
 /// Text of an AG-UI message's `content`: a string, or the text parts of a list.
@@ -232,117 +283,4 @@ pub fn run_request(input: &RunAgentInput, default_version: Version) -> Result<Ru
         return Err("the run has no user message or UI action to answer".into());
     }
     Ok(RunRequest { version, history })
-}
-
-/// Feeds one agent event to the run builder. Refusals cannot happen for a well-behaved loop; if
-/// one does, it is reported in the stream instead of breaking it.
-fn feed(run: &mut RunBuilder, catalogs: &ClientCatalogs, ev: AgentEvent) {
-    let result = match ev {
-        AgentEvent::Text(t) => run.text(&t),
-        AgentEvent::A2ui(m) if m.kind() == a2ui_stream::MessageKind::CreateSurface => {
-            match m.to_value() {
-                Ok(mut v) => {
-                    catalogs.rename(&mut v);
-                    run.a2ui_value(m.surface_id(), v)
-                }
-                Err(_) => run.a2ui(a2ui_stream::Event::Message(m)),
-            }
-        }
-        AgentEvent::A2ui(m) => run.a2ui(a2ui_stream::Event::Message(m)),
-        AgentEvent::StreamProblem(e) => run.splitter(Err(e)),
-        AgentEvent::ToolCallStart { id, name } => run.tool_call_start(&id, &name),
-        AgentEvent::ToolCallArgs { id, delta } => run.tool_call_args(&id, &delta),
-        AgentEvent::ToolCallEnd { id } => run.tool_call_end(&id),
-        AgentEvent::ToolCallResult { id, content } => run.tool_call_result(&id, &content),
-        AgentEvent::ResponseEnd => run.text_end(),
-        AgentEvent::Retry { reason } => run.custom(RETRY_EVENT, json!({ "reason": reason })),
-    };
-    if let Err(e) = result {
-        let _ = run.custom(
-            "a2ui-stream.agent-error",
-            json!({ "message": e.to_string() }),
-        );
-    }
-}
-
-/// Sends every event the builder has ready, as SSE frames. `false` once the client has gone.
-fn flush(run: &mut RunBuilder, tx: &mpsc::UnboundedSender<Bytes>) -> bool {
-    let mut open = true;
-    for event in run.drain() {
-        match sse::encode(&event) {
-            Ok(frame) => open &= tx.send(Bytes::from(frame)).is_ok(),
-            Err(e) => eprintln!("could not encode an AG-UI event: {e}"),
-        }
-    }
-    open
-}
-
-async fn run_agent(State(app): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
-    if !is_json(&headers) {
-        return (
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "POST /agent takes a RunAgentInput as application/json",
-        )
-            .into_response();
-    }
-    let input: RunAgentInput = match serde_json::from_slice(&body) {
-        Ok(i) => i,
-        Err(e) => {
-            return (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("not a RunAgentInput: {e}"),
-            )
-                .into_response();
-        }
-    };
-    let request = run_request(&input, app.default_version);
-    let catalogs = ClientCatalogs::from_input(&input);
-    let (tx, rx) = mpsc::unbounded_channel::<Bytes>();
-    let app2 = app.clone();
-    tokio::spawn(async move {
-        let mut run = RunBuilder::from_input(input);
-        let _ = run.start();
-        flush(&mut run, &tx);
-        let request = match request {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = run.fail(e, Some("BAD_REQUEST".into()));
-                flush(&mut run, &tx);
-                return;
-            }
-        };
-        let watch = tx.clone();
-        let mut sink = |ev: AgentEvent| {
-            feed(&mut run, &catalogs, ev);
-            flush(&mut run, &tx);
-        };
-        // Stop working for a client that has gone away.
-        let outcome = tokio::select! {
-            r = app2.agent.run(&request, &mut sink) => Some(r),
-            _ = watch.closed() => None,
-        };
-        match outcome {
-            Some(Ok(())) => {
-                let _ = run.finish();
-            }
-            Some(Err(reason)) => {
-                let _ = run.fail(reason, Some("AGENT_ERROR".into()));
-            }
-            None => return,
-        }
-        flush(&mut run, &watch);
-    });
-    let stream = futures::stream::unfold(rx, |mut rx| async move {
-        match tokio::time::timeout(KEEP_ALIVE, rx.recv()).await {
-            Ok(Some(frame)) => Some((Ok::<_, std::convert::Infallible>(frame), rx)),
-            Ok(None) => None,
-            Err(_) => Some((Ok(Bytes::from_static(sse::KEEP_ALIVE.as_bytes())), rx)),
-        }
-    });
-    Response::builder()
-        .header(header::CONTENT_TYPE, "text/event-stream")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .header("x-accel-buffering", "no")
-        .body(Body::from_stream(stream))
-        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }

@@ -8,9 +8,10 @@
 //!   updates completed by [`SelfContained`] so that each defines every id it references.
 //! - [`ClientCatalogs`]: names a surface's catalog by the id the client renders it under.
 //! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
-//! - `store` (feature `store`): a run log that keeps every event of a run under a sequence
-//!   number, so a client resumes after a reconnect (`Last-Event-ID`) or replays a finished run,
-//!   and keeps each thread's conversation; SQLite, or Redis with feature `store-redis`.
+//! - [`store`]: a run log that keeps every event of a run under a sequence number, so a client
+//!   resumes after a reconnect (`Last-Event-ID`) or replays a finished run, and keeps each
+//!   thread's conversation; in memory, in SQLite (feature `store`) or in Redis (feature
+//!   `store-redis`).
 //!
 //! ```
 //! use a2ui_stream::agui::{verify, RunBuilder};
@@ -32,7 +33,6 @@ mod closure;
 pub mod events;
 pub mod run;
 pub mod sse;
-#[cfg(feature = "store")]
 pub mod store;
 pub mod verify;
 

@@ -86,6 +86,43 @@ pub fn encode(event: &Event) -> serde_json::Result<String> {
     Ok(out)
 }
 
+/// Writes one event as an SSE frame with an `id:` line, `id: <id>\ndata: <json>\n\n`, so that a
+/// client that loses the connection can ask for what follows with `Last-Event-ID: <id>`.
+///
+/// An id holding a line break or NUL could not be read back; it is left out.
+///
+/// ```
+/// use a2ui_stream::agui::{sse, SseReader, StepStarted};
+/// let frame = sse::encode_with_id(&StepStarted::new("plan").into(), "7").unwrap();
+/// assert_eq!(frame, "id: 7\ndata: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n");
+/// let frames = SseReader::new().feed_frames(frame.as_bytes());
+/// assert_eq!(frames[0].as_ref().unwrap().id.as_deref(), Some("7"));
+/// ```
+pub fn encode_with_id(event: &Event, id: &str) -> serde_json::Result<String> {
+    let json = serde_json::to_string(event)?;
+    Ok(frame_with_id(&json, id))
+}
+
+/// The SSE frame for an event already written as JSON, with an `id:` line when `id` can be one.
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+/// assert_eq!(sse::frame_with_id("{}", "3"), "id: 3\ndata: {}\n\n");
+/// assert_eq!(sse::frame_with_id("{}", "a\nb"), "data: {}\n\n");
+/// ```
+pub fn frame_with_id(json: &str, id: &str) -> String {
+    let mut out = String::with_capacity(json.len() + id.len() + 12);
+    if !id.is_empty() && !id.contains(['\n', '\r', '\0']) {
+        out.push_str("id: ");
+        out.push_str(id);
+        out.push('\n');
+    }
+    out.push_str("data: ");
+    out.push_str(json);
+    out.push_str("\n\n");
+    out
+}
+
 /// SSE writer with keep-alive timing (no I/O, no clock of its own).
 ///
 /// Call [`encode`](SseEncoder::encode) for each event and, whenever the timer at
@@ -345,7 +382,8 @@ impl std::error::Error for SseReadError {}
 /// Incremental `text/event-stream` reader that yields AG-UI events.
 ///
 /// Accepts LF, CRLF and CR line ends, several `data:` lines per frame (joined with `\n`),
-/// comment lines, other fields (`event:`, `id:`, `retry:`, ignored), a leading byte-order mark,
+/// comment lines, `id:` (kept as the stream's last event id, see [`feed_frames`](SseReader::feed_frames)),
+/// other fields (`event:`, `retry:`, ignored), a leading byte-order mark,
 /// and chunks split anywhere. Each byte is scanned once.
 ///
 /// ```
@@ -375,6 +413,19 @@ pub struct SseReader {
     has_data: bool,
     data_offset: u64,
     max_bytes: usize,
+    /// The stream's last event id (the SSE standard's "last event ID buffer").
+    last_id: Option<String>,
+}
+
+/// One event read from an SSE stream, with the stream's last event id when it was dispatched:
+/// the id a client sends back as `Last-Event-ID` to resume after this event.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Frame {
+    /// The last `id:` seen up to this event (an `id:` line persists until the next one).
+    pub id: Option<String>,
+    /// The event.
+    pub event: Event,
 }
 
 impl Default for SseReader {
@@ -420,6 +471,7 @@ impl SseReader {
             has_data: false,
             data_offset: 0,
             max_bytes: max,
+            last_id: None,
         }
     }
 
@@ -435,6 +487,28 @@ impl SseReader {
     /// assert_eq!(types, [EventType::StepStarted, EventType::StepFinished]);
     /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Event, SseReadError>> {
+        self.feed_frames(chunk)
+            .into_iter()
+            .map(|r| r.map(|f| f.event))
+            .collect()
+    }
+
+    /// Reads a chunk like [`feed`](SseReader::feed), and says with each event the stream's last
+    /// event id, as a client that resumes with `Last-Event-ID` needs.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseReader;
+    /// let body = "id: 1\ndata: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n\
+    ///             data: {\"type\":\"STEP_FINISHED\",\"stepName\":\"a\"}\n\n\
+    ///             id: 3\ndata: {\"type\":\"STEP_STARTED\",\"stepName\":\"b\"}\n\n";
+    /// let mut reader = SseReader::new();
+    /// let ids: Vec<_> = reader.feed_frames(body.as_bytes()).into_iter()
+    ///     .map(|f| f.unwrap().id).collect();
+    /// // An event without its own `id:` keeps the one before, as the SSE standard says.
+    /// assert_eq!(ids, [Some("1".to_string()), Some("1".to_string()), Some("3".to_string())]);
+    /// assert_eq!(reader.last_event_id(), Some("3"));
+    /// ```
+    pub fn feed_frames(&mut self, chunk: &[u8]) -> Vec<Result<Frame, SseReadError>> {
         let mut out = Vec::new();
         let mut chunk = chunk;
         if self.skip_lf && !chunk.is_empty() {
@@ -512,6 +586,18 @@ impl SseReader {
         out
     }
 
+    /// The stream's last event id: the value of the last `id:` line read, if any.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::SseReader;
+    /// let mut reader = SseReader::new();
+    /// reader.feed(b"id: run-1:4\n: ping\n\n");
+    /// assert_eq!(reader.last_event_id(), Some("run-1:4"));
+    /// ```
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_id.as_deref()
+    }
+
     /// A line longer than the limit, starting at `offset`: the frame it is in is dropped.
     fn too_large(&mut self, offset: u64) -> SseReadError {
         self.data.clear();
@@ -525,7 +611,7 @@ impl SseReader {
     }
 
     /// Handles one complete line (without its line end).
-    fn line(&mut self, line: &[u8], offset: u64) -> Option<Result<Event, SseReadError>> {
+    fn line(&mut self, line: &[u8], offset: u64) -> Option<Result<Frame, SseReadError>> {
         if line.is_empty() {
             return self.dispatch();
         }
@@ -542,6 +628,17 @@ impl SseReader {
             }
             None => (line, &[][..]),
         };
+        if field == b"id" {
+            // The standard ignores an id holding NUL; an empty one clears the buffer.
+            if !value.contains(&0) {
+                self.last_id = match std::str::from_utf8(value) {
+                    Ok("") => None,
+                    Ok(id) => Some(id.to_owned()),
+                    Err(_) => Some(String::from_utf8_lossy(value).into_owned()),
+                };
+            }
+            return None;
+        }
         if field == b"data" {
             if self.has_data {
                 self.data.push(b'\n');
@@ -564,7 +661,7 @@ impl SseReader {
         None
     }
 
-    fn dispatch(&mut self) -> Option<Result<Event, SseReadError>> {
+    fn dispatch(&mut self) -> Option<Result<Frame, SseReadError>> {
         if !self.has_data {
             return None;
         }
@@ -576,10 +673,15 @@ impl SseReader {
                 offset,
                 kind: SseReadErrorKind::InvalidUtf8,
             }),
-            Ok(text) => serde_json::from_str(text).map_err(|e| SseReadError {
-                offset,
-                kind: SseReadErrorKind::InvalidEvent(e.to_string()),
-            }),
+            Ok(text) => serde_json::from_str(text)
+                .map(|event| Frame {
+                    id: self.last_id.clone(),
+                    event,
+                })
+                .map_err(|e| SseReadError {
+                    offset,
+                    kind: SseReadErrorKind::InvalidEvent(e.to_string()),
+                }),
         })
     }
 }

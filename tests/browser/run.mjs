@@ -40,7 +40,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 const [base, versionArg] = positional;
 if (!base || !/^v?0\.[89]$/.test(versionArg ?? '')) {
-  console.error('usage: node tests/browser/run.mjs <base-url> <v0.9|v0.8> [--query Q] [--names "A|B"] [--screenshot FILE]');
+  console.error('usage: node tests/browser/run.mjs <base-url> <v0.9|v0.8> [--query Q] [--names "A|B"] [--screenshot FILE] [--resumes yes|no]');
   process.exit(2);
 }
 const version = versionArg.startsWith('v') ? versionArg : `v${versionArg}`;
@@ -251,11 +251,17 @@ try {
   const moments = new Set(times).size;
   const spread = times.length ? times[times.length - 1] - times[0] : 0;
   const activity = timeline.filter((e) => e.type.startsWith('ACTIVITY')).length;
+  const resumed = timeline.filter((e) => e.type === 'RESUMED');
   const fmt = (x) => (x === undefined ? 'n/a' : `${Math.round(x)} ms`);
   summary =
     `${version}: first card ${fmt(first)}, fifth card ${fmt(fifth)}, RUN_FINISHED ${fmt(finished)}` +
     (finished ? ` (first at ${Math.round((100 * first) / finished)}%; ${moments} moments over ${Math.round((100 * spread) / finished)}% of the run;` : ' (') +
-    ` ${activity} activity events, ${samples} DOM samples, ${errors.length} renderer errors)`;
+    ` ${activity} activity events, ${samples} DOM samples, ${errors.length} renderer errors` +
+    (resumed.length ? `; resumed ${resumed.length} times, after event ${resumed.map((r) => r.lastEventId).join(', ')})` : ')');
+  // A server that cuts connections on purpose (--cut-after): the page must resume, unseen by
+  // the AG-UI client, and every check below must still hold.
+  if (options.resumes === 'yes') check(resumed.length >= 1, '(e) the connection was cut, but the page never resumed');
+  else check(resumed.length === 0, `(e) the page resumed ${resumed.length} times on a server that cuts nothing`);
 
   check(finished !== undefined, 'no RUN_FINISHED in the timeline');
   check(first !== undefined, 'no restaurant card with its name was ever visible');

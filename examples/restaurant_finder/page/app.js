@@ -16,8 +16,12 @@
 //   window.a2uiRunStart  performance.now() when the current run started
 //   window.a2uiRunDone   promise of the current run, resolved (never rejected) with its outcome
 //   window.a2uiRunning   true while a run is in progress
+//
+// A run whose connection breaks is resumed where it stopped (resume.js): the timeline records a
+// RESUMED entry with the last event id, and the AG-UI client sees one uninterrupted stream.
 
 import { renderMarkdown } from './markdown.js';
+import { resumableFetch } from './resume.js';
 
 const params = new URLSearchParams(location.search);
 const VERSION = /^v?0[._]?8$/.test(params.get('a2ui') ?? '') ? 'v0.8' : 'v0.9';
@@ -54,6 +58,15 @@ window.a2uiRunDone = Promise.resolve(null);
 window.a2uiRunning = false;
 
 let currentRun = null;
+
+// Every POST to the agent resumes after a broken connection.
+window.fetch = resumableFetch(window.fetch.bind(window), {
+  shouldResume: (url, init) => String(url) === AGENT_URL && (init?.method ?? 'GET').toUpperCase() === 'POST',
+  onResume: ({ lastEventId, attempt, error }) => {
+    mark('RESUMED', { lastEventId, attempt, error: String(error?.message ?? error) });
+    setStatus(`connection lost; resuming after event ${lastEventId ?? '(none)'} (attempt ${attempt})…`);
+  },
+});
 
 function since() {
   return currentRun ? Math.round((performance.now() - currentRun.start) * 10) / 10 : null;
@@ -269,6 +282,15 @@ const subscriber = {
     bubble.dataset.raw = (bubble.dataset.raw ?? '') + event.delta;
     bubble.textContent = bubble.dataset.raw.trim();
     proseEl.scrollTop = proseEl.scrollHeight;
+  },
+  onCustomEvent: ({ event }) => {
+    if (event.name === 'a2ui-stream.model-retry') {
+      const v = event.value ?? {};
+      mark('MODEL_RETRY', { attempt: v.attempt, reason: v.reason });
+      setStatus(`the model request failed (${v.reason}); retry ${v.attempt} of ${v.maxRetries} in ${v.retryInMs} ms…`);
+    } else if (event.name === 'a2ui-retry') {
+      setStatus('the UI was rejected; asking the model again…');
+    }
   },
   onToolCallStartEvent: ({ event }) => {
     say('tool', `Calling ${event.toolCallName}…`);

@@ -31,6 +31,26 @@ pub enum ChatMessage {
     Reasoning(ReasoningMessage),
 }
 
+impl ChatMessage {
+    /// The message's id, whatever its role.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::ChatMessage;
+    /// let m: ChatMessage = serde_json::from_str(r#"{"id":"t1","role":"tool","toolCallId":"c","content":"[]"}"#).unwrap();
+    /// assert_eq!(m.id(), "t1");
+    /// ```
+    pub fn id(&self) -> &str {
+        match self {
+            ChatMessage::Developer(m) | ChatMessage::System(m) => &m.id,
+            ChatMessage::Assistant(m) => &m.id,
+            ChatMessage::User(m) => &m.id,
+            ChatMessage::Tool(m) => &m.id,
+            ChatMessage::Activity(m) => &m.id,
+            ChatMessage::Reasoning(m) => &m.id,
+        }
+    }
+}
+
 /// A developer or system message.
 ///
 /// ```

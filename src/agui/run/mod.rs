@@ -158,26 +158,45 @@ impl RunBuilder {
         }
     }
 
-    /// A builder for the run a client requested, echoing the request in `RUN_STARTED.input`.
+    /// A builder for the run a client requested: its thread, run and parent run ids.
+    ///
+    /// The request is not echoed in `RUN_STARTED.input` (a large conversation would be sent
+    /// back whole and held for the run); ask for that with [`echo_input`](RunBuilder::echo_input).
     ///
     /// ```
     /// use a2ui_stream::agui::{Event, RunAgentInput, RunBuilder};
     ///
     /// let input: RunAgentInput = serde_json::from_str(
     ///     r#"{"threadId":"t1","runId":"r2","parentRunId":"r1","messages":[]}"#).unwrap();
-    /// let mut run = RunBuilder::from_input(input.clone());
+    /// let mut run = RunBuilder::from_input(&input);
     /// assert_eq!((run.thread_id(), run.run_id()), ("t1", "r2"));
     /// run.start()?;
     /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
     /// assert_eq!(ev.parent_run_id.as_deref(), Some("r1"));
+    /// assert_eq!(ev.input, None);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
+    pub fn from_input(input: &RunAgentInput) -> Self {
+        let mut b = RunBuilder::new(input.thread_id.clone(), input.run_id.clone());
+        b.parent_run_id = input.parent_run_id.clone();
+        b
+    }
+
+    /// Echoes `input` in `RUN_STARTED.input`. Only before the run starts.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{Event, RunAgentInput, RunBuilder};
+    ///
+    /// let input = RunAgentInput::new("t1", "r1");
+    /// let mut run = RunBuilder::from_input(&input).echo_input(input.clone());
+    /// run.start()?;
+    /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
     /// assert_eq!(ev.input.as_deref(), Some(&input));
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
-    pub fn from_input(input: RunAgentInput) -> Self {
-        let mut b = RunBuilder::new(input.thread_id.clone(), input.run_id.clone());
-        b.parent_run_id = input.parent_run_id.clone();
-        b.input = Some(Box::new(input));
-        b
+    pub fn echo_input(mut self, input: RunAgentInput) -> Self {
+        self.input = Some(Box::new(input));
+        self
     }
 
     /// Sets `RUN_STARTED.parentRunId`. Only before the run starts: once `RUN_STARTED` is sent,

@@ -145,8 +145,7 @@ impl History {
 
     fn push(&mut self, message: ChatMessage) -> usize {
         let index = self.messages.len();
-        self.by_id
-            .insert(super::message_id(&message).to_owned(), index);
+        self.by_id.insert(message.id().to_owned(), index);
         self.messages.push(message);
         index
     }

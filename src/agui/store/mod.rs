@@ -1,4 +1,5 @@
-//! A run log for AG-UI event streams (feature `store`; the Redis backend needs `store-redis`).
+//! A run log for AG-UI event streams: in memory, in SQLite (feature `store`) or in Redis
+//! (feature `store-redis`).
 //!
 //! An agent server streams a run's events to the browser over SSE. If the connection drops, the
 //! browser reconnects and sends the `Last-Event-ID` header; if the server is restarted or a
@@ -30,23 +31,25 @@
 //!
 //! # Backends
 //!
-//! - [`SqliteRunLog`]: one server process. A single file (or memory), nothing to install, SQLite
-//!   is compiled in. Survives a restart; [`SqliteRunLog::end_open_runs`] closes the runs a crashed
-//!   process left open.
+//! - [`MemoryRunLog`]: one server process, nothing kept across a restart; the most recent runs
+//!   only, within a bound. For resuming after a broken connection. No feature needed.
+//! - [`SqliteRunLog`] (feature `store`): one server process. A single file (or memory), nothing
+//!   to install, SQLite is compiled in. Survives a restart; [`SqliteRunLog::end_open_runs`]
+//!   closes the runs a crashed process left open.
 //! - `RedisRunLog` (feature `store-redis`): several server processes behind a load balancer
 //!   sharing one Redis. A run written by one process can be read and followed from any other, so
 //!   a reconnect that lands on another process resumes where it stopped.
 //!
-//! Both implement [`RunLog`]; a server holds an `Arc<dyn RunLog>` and does not care which.
+//! All three implement [`RunLog`]; a server holds an `Arc<dyn RunLog>` and does not care which.
 //! `docs/storage.md` describes the schemas, keys and guarantees in detail.
 //!
 //! ```
-//! use a2ui_stream::agui::store::{RunLog, RunRecorder, SqliteRunLog};
+//! use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
 //! use a2ui_stream::agui::RunBuilder;
 //! use std::sync::Arc;
 //! use std::time::Duration;
 //!
-//! let log: Arc<dyn RunLog> = Arc::new(SqliteRunLog::in_memory()?);
+//! let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
 //! let mut recorder = RunRecorder::new(log.clone(), "thread-1", "run-1")?;
 //! let mut run = RunBuilder::new("thread-1", "run-1");
 //! run.text("Hello").unwrap();
@@ -78,13 +81,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod history;
+mod memory;
 #[cfg(feature = "store-redis")]
 mod redis;
+#[cfg(feature = "store")]
 mod sqlite;
 
 pub use history::messages_of_run;
+pub use memory::MemoryRunLog;
 #[cfg(feature = "store-redis")]
 pub use redis::RedisRunLog;
+#[cfg(feature = "store")]
 pub use sqlite::SqliteRunLog;
 
 /// The `RUN_ERROR.code` of the event [`SqliteRunLog::end_open_runs`] appends to the runs a
@@ -187,10 +194,10 @@ impl Stored {
 /// What the log knows about a run.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, RunStatus, SqliteRunLog};
+/// use a2ui_stream::agui::store::{RunLog, RunStatus, MemoryRunLog};
 /// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
 ///
-/// let log = SqliteRunLog::in_memory()?;
+/// let log = MemoryRunLog::new();
 /// assert_eq!(log.status("t", "r")?, None);
 /// log.append("t", "r", 1, &[Event::from(RunStarted::new("t", "r"))])?;
 /// assert_eq!(log.status("t", "r")?, Some(RunStatus { last_seq: 1, ended: false }));
@@ -209,10 +216,10 @@ pub struct RunStatus {
 /// Why the store refused or failed.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, SqliteRunLog, StoreError};
+/// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
 /// use a2ui_stream::agui::{Event, StepStarted};
 ///
-/// let log = SqliteRunLog::in_memory()?;
+/// let log = MemoryRunLog::new();
 /// let step = [Event::from(StepStarted::new("plan"))];
 /// log.append("t", "r", 1, &step)?;
 /// let err = log.append("t", "r", 1, &step).unwrap_err(); // sent twice
@@ -287,10 +294,10 @@ pub trait RunLog: Send + Sync {
     /// [`StoreError::Ended`]. An empty `events` stores nothing and returns an empty vector.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog, StoreError};
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
     /// use a2ui_stream::agui::{Event, RunStarted, StepStarted};
     ///
-    /// let log = SqliteRunLog::in_memory()?;
+    /// let log = MemoryRunLog::new();
     /// let stored = log.append("t", "r", 1, &[RunStarted::new("t", "r").into(), StepStarted::new("plan").into()])?;
     /// assert_eq!(stored.iter().map(|s| s.seq).collect::<Vec<_>>(), [1, 2]);
     /// assert_eq!(stored[1].json, r#"{"type":"STEP_STARTED","stepName":"plan"}"#);
@@ -311,10 +318,10 @@ pub trait RunLog: Send + Sync {
     /// for a run never appended to).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
     /// use a2ui_stream::agui::{Event, StepStarted};
     ///
-    /// let log = SqliteRunLog::in_memory()?;
+    /// let log = MemoryRunLog::new();
     /// let steps: Vec<Event> = (1..=5).map(|i| StepStarted::new(format!("s{i}")).into()).collect();
     /// log.append("t", "r", 1, &steps)?;
     /// let page = log.read_after("t", "r", 2, 2)?;
@@ -337,12 +344,12 @@ pub trait RunLog: Send + Sync {
     /// the run has ended and nothing follows `after`, since nothing ever will.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
     /// use a2ui_stream::agui::{Event, StepStarted};
     /// use std::sync::Arc;
     /// use std::time::Duration;
     ///
-    /// let log = Arc::new(SqliteRunLog::in_memory()?);
+    /// let log = Arc::new(MemoryRunLog::new());
     /// let writer = log.clone();
     /// let handle = std::thread::spawn(move || {
     ///     std::thread::sleep(Duration::from_millis(50));
@@ -367,10 +374,10 @@ pub trait RunLog: Send + Sync {
     /// What the log knows about the run; `None` for a run never appended to.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunStatus, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, RunStatus, MemoryRunLog};
     /// use a2ui_stream::agui::{Event, RunError};
     ///
-    /// let log = SqliteRunLog::in_memory()?;
+    /// let log = MemoryRunLog::new();
     /// log.append("t", "r", 1, &[Event::from(RunError::new("model unavailable"))])?;
     /// assert_eq!(log.status("t", "r")?, Some(RunStatus { last_seq: 1, ended: true }));
     /// assert_eq!(log.status("t", "other")?, None);
@@ -381,9 +388,9 @@ pub trait RunLog: Send + Sync {
     /// The thread's conversation, in order; empty for an unknown thread.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
     ///
-    /// let log = SqliteRunLog::in_memory()?;
+    /// let log = MemoryRunLog::new();
     /// assert!(log.thread_messages("never-seen")?.is_empty());
     /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
     /// ```
@@ -393,10 +400,10 @@ pub trait RunLog: Send + Sync {
     /// place; new ids are appended in the order given. Atomic (all or none).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
     /// use a2ui_stream::agui::{AssistantMessage, ChatMessage, UserContent, UserMessage};
     ///
-    /// let log = SqliteRunLog::in_memory()?;
+    /// let log = MemoryRunLog::new();
     /// let question = ChatMessage::User(UserMessage::new("u1", UserContent::Text("Hi".into())));
     /// let mut answer = AssistantMessage::new("a1");
     /// answer.content = Some("Hel".into());
@@ -417,11 +424,11 @@ pub trait RunLog: Send + Sync {
 /// `record` fails with [`StoreError::Conflict`] rather than interleave.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, RunRecorder, SqliteRunLog, StoreError};
+/// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog, StoreError};
 /// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
 /// use std::sync::Arc;
 ///
-/// let log: Arc<dyn RunLog> = Arc::new(SqliteRunLog::in_memory()?);
+/// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
 /// let mut recorder = RunRecorder::new(log.clone(), "t", "r")?;
 /// recorder.record(&[Event::from(RunStarted::new("t", "r"))])?;
 /// let last = recorder.record(&[Event::from(RunFinished::new("t", "r"))])?;
@@ -453,10 +460,10 @@ impl RunRecorder {
     /// events (`expected` is its next seq, `got` is 1).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
     /// use std::sync::Arc;
     ///
-    /// let log: Arc<dyn RunLog> = Arc::new(SqliteRunLog::in_memory()?);
+    /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
     /// let recorder = RunRecorder::new(log, "thread-1", "run-1")?;
     /// assert_eq!(recorder.last_seq(), 0);
     /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
@@ -489,11 +496,11 @@ impl RunRecorder {
     /// stored, and the next call starts at the same number.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
     /// use a2ui_stream::agui::RunBuilder;
     /// use std::sync::Arc;
     ///
-    /// let log: Arc<dyn RunLog> = Arc::new(SqliteRunLog::in_memory()?);
+    /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
     /// let mut recorder = RunRecorder::new(log, "t", "r")?;
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Hi").unwrap();
@@ -519,11 +526,11 @@ impl RunRecorder {
     /// The sequence number of the last event recorded (0 before the first).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, SqliteRunLog};
+    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
     /// use a2ui_stream::agui::{Event, StepStarted};
     /// use std::sync::Arc;
     ///
-    /// let log: Arc<dyn RunLog> = Arc::new(SqliteRunLog::in_memory()?);
+    /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
     /// let mut recorder = RunRecorder::new(log, "t", "r")?;
     /// recorder.record(&[Event::from(StepStarted::new("a")), Event::from(StepStarted::new("b"))])?;
     /// assert_eq!(recorder.last_seq(), 2);
@@ -571,19 +578,8 @@ fn stored_from(first_seq: u64, jsons: Vec<String>) -> Vec<Stored> {
         .collect()
 }
 
-/// A message's id, whatever its role.
-fn message_id(message: &ChatMessage) -> &str {
-    match message {
-        ChatMessage::Developer(m) | ChatMessage::System(m) => &m.id,
-        ChatMessage::Assistant(m) => &m.id,
-        ChatMessage::User(m) => &m.id,
-        ChatMessage::Tool(m) => &m.id,
-        ChatMessage::Activity(m) => &m.id,
-        ChatMessage::Reasoning(m) => &m.id,
-    }
-}
-
 /// Each message's id and JSON.
+#[cfg(feature = "store")]
 fn encode_messages(
     thread_id: &str,
     messages: &[ChatMessage],
@@ -592,13 +588,14 @@ fn encode_messages(
         .iter()
         .map(|m| {
             serde_json::to_string(m)
-                .map(|json| (message_id(m).to_owned(), json))
+                .map(|json| (m.id().to_owned(), json))
                 .map_err(|e| backend("serialising a message", thread_id, None, e))
         })
         .collect()
 }
 
 /// A stored message, parsed.
+#[cfg(feature = "store")]
 fn decode_message(thread_id: &str, id: &str, json: &str) -> Result<ChatMessage, StoreError> {
     serde_json::from_str(json).map_err(|e| {
         backend(

@@ -1,0 +1,161 @@
+use super::*;
+
+/// Drops the client after `n` events of run `run`, reconnects (by `POST` with the same input
+/// when `n` is even, by `GET /agent/runs/…` when odd) with the last id it saw, and returns the
+/// joined frames.
+pub async fn cut_and_resume(
+    base: &str,
+    resume_base: &str,
+    thread: &str,
+    run: &str,
+    n: usize,
+) -> Vec<Frame> {
+    let input = input(thread, run, QUERY);
+    let (mut got, _) = frames(post(base, &input, None).await, Some(n)).await;
+    assert_eq!(got.len(), n, "run {run} had fewer than {n} events");
+    let last = got.last().and_then(|(id, _)| id.clone()).unwrap();
+    let again = if n % 2 == 0 {
+        post(resume_base, &input, Some(&last)).await
+    } else {
+        reqwest::Client::new()
+            .get(format!("{resume_base}/agent/runs/{thread}/{run}"))
+            .header("last-event-id", &last)
+            .send()
+            .await
+            .unwrap()
+    };
+    got.extend(whole(again).await);
+    got
+}
+
+/// The uninterrupted run, then for every N a run cut after N events and resumed: the joined
+/// sequence equals the uninterrupted one, event for event, with ids 1..=K. Each run has a
+/// thread of its own (`{thread}-{run}`), so that none is answered from another's history.
+pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> usize {
+    let full_thread = format!("{thread}-full");
+    let full = whole(post(base, &input(&full_thread, "full", QUERY), None).await).await;
+    assert_whole_run(&full);
+    assert!(matches!(full.last(), Some((_, Event::RunFinished(_)))));
+    let want: Vec<String> = normalized(&full, "full")
+        .into_iter()
+        .map(|e| e.replace(&full_thread, "THREAD"))
+        .collect();
+    let k = full.len();
+    let cuts: Vec<usize> = (1..k).collect();
+    for batch in cuts.chunks(12) {
+        let joined = futures::future::join_all(batch.iter().map(|&n| {
+            let run = format!("cut-{n}");
+            let thread = format!("{thread}-{run}");
+            async move { (n, cut_and_resume(base, resume_base, &thread, &run, n).await) }
+        }))
+        .await;
+        for (n, frames) in joined {
+            assert_whole_run(&frames);
+            let got: Vec<String> = normalized(&frames, &format!("cut-{n}"))
+                .into_iter()
+                .map(|e| e.replace(&format!("{thread}-cut-{n}"), "THREAD"))
+                .collect();
+            assert_eq!(
+                got, want,
+                "run cut after {n} events and resumed differs from the uninterrupted run"
+            );
+        }
+    }
+    k
+}
+
+#[tokio::test]
+async fn every_cut_resumes_from_memory() {
+    let (agent, _model) = scripted(Duration::from_millis(1)).await;
+    let server = Server::start(agent, config()).await;
+    let k = every_cut_resumes(&server.base, &server.base, "t-memory").await;
+    support::say(&format!(
+        "resume (memory): {} cuts of a {k}-event run resumed",
+        k - 1
+    ));
+}
+
+#[cfg(feature = "store")]
+#[tokio::test]
+async fn every_cut_resumes_from_sqlite() {
+    let dir = std::env::temp_dir().join(format!("a2ui-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("resume.db");
+    let _ = std::fs::remove_file(&file);
+    let log = a2ui_stream::agui::store::SqliteRunLog::open(&file).unwrap();
+    let (agent, _model) = scripted(Duration::from_millis(1)).await;
+    let mut c = config();
+    c.log = std::sync::Arc::new(log);
+    let server = Server::start(agent, c).await;
+    let k = every_cut_resumes(&server.base, &server.base, "t-sqlite").await;
+    support::say(&format!(
+        "resume (SQLite): {} cuts of a {k}-event run resumed",
+        k - 1
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A finished run replays whole, by `GET` without `Last-Event-ID` and by `?after=`.
+#[tokio::test]
+async fn a_finished_run_replays_whole_or_after_an_id() {
+    let (agent, _model) = scripted(Duration::ZERO).await;
+    let server = Server::start(agent, config()).await;
+    let full = whole(post(&server.base, &input("t", "r", QUERY), None).await).await;
+    let get = |q: &'static str| {
+        let url = format!("{}/agent/runs/t/r{q}", server.base);
+        async move { whole(reqwest::get(url).await.unwrap()).await }
+    };
+    assert_eq!(get("").await, full);
+    assert_eq!(get("?after=5").await, full[5..].to_vec());
+    let missing = reqwest::get(format!("{}/agent/runs/t/nope", server.base))
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    let bad = reqwest::Client::new()
+        .get(format!("{}/agent/runs/t/r", server.base))
+        .header("last-event-id", "r:5")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+}
+
+/// A new run in a thread is answered from the stored conversation: the client sends only its
+/// new message, and the model is asked with the whole history.
+#[tokio::test]
+async fn a_new_run_sees_the_threads_history() {
+    let (agent, _model) = scripted(Duration::ZERO).await;
+    let c = config();
+    let log = c.log.clone();
+    let server = Server::start(agent, c).await;
+    whole(post(&server.base, &input("t", "r1", QUERY), None).await).await;
+    let stored = log.thread_messages("t").unwrap();
+    let roles: Vec<String> = stored
+        .iter()
+        .map(|m| {
+            serde_json::to_value(m).unwrap()["role"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(roles.first().map(String::as_str), Some("user"));
+    assert!(roles.iter().any(|r| r == "assistant"), "{roles:?}");
+    let second = whole(
+        post(
+            &server.base,
+            &input("t", "r2", "Top 2 Italian restaurants in New York"),
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert_whole_run(&second);
+    let after = log.thread_messages("t").unwrap();
+    assert!(after.len() > stored.len());
+    assert_eq!(
+        &after[..stored.len()],
+        &stored[..],
+        "the earlier turns stay first"
+    );
+}
