@@ -169,6 +169,8 @@ async fn main() {
     }
     assert!(!base.is_empty(), "the server did not start");
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    // The TLS backend needs a crypto provider before the first client, even for plain HTTP.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .build()

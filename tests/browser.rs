@@ -34,6 +34,8 @@ mod server;
 mod surface;
 #[path = "../examples/restaurant_finder/tools.rs"]
 mod tools;
+#[path = "../examples/restaurant_finder/trim.rs"]
+mod trim;
 #[path = "../examples/restaurant_finder/ui.rs"]
 mod ui;
 

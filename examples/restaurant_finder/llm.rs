@@ -114,11 +114,15 @@ pub struct Agent {
     retries: Retries,
 }
 
-/// The chat-completions client: connections time out after the connect deadline, and requests
-/// are not retried underneath (the agent retries them itself, visibly).
+/// The chat-completions client: connections time out after the connect deadline, at most 16
+/// are kept idle, and requests are not retried underneath (the agent retries them itself,
+/// visibly).
 fn client(openai: &OpenAIConfig, deadlines: &Deadlines) -> Client<OpenAIConfig> {
     let http = reqwest::Client::builder()
         .connect_timeout(deadlines.connect)
+        // After a load, a few idle connections are worth keeping, not one per run that was open.
+        .pool_max_idle_per_host(16)
+        .pool_idle_timeout(std::time::Duration::from_secs(30))
         .build()
         .unwrap_or_default();
     Client::with_config(openai.clone())

@@ -24,6 +24,7 @@ mod scripted;
 mod server;
 mod surface;
 mod tools;
+mod trim;
 mod ui;
 
 use a2ui_stream::agui::store::RunLog;
@@ -226,8 +227,23 @@ fn open_store(store: Option<&str>) -> Result<(Arc<dyn RunLog>, String), String> 
     ))
 }
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
+    // Run-log calls that may block (SQLite, Redis) go to the blocking pool; a small one keeps
+    // a thousand runs from starting hundreds of threads (each with its own stack and heap).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(16)
+        .build();
+    match runtime {
+        Ok(rt) => rt.block_on(run()),
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> std::process::ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {

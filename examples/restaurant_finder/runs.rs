@@ -14,6 +14,7 @@
 use crate::limits::{ServerLimits, seconds};
 use crate::llm::{Agent, AgentEvent};
 use crate::server::{ServerConfig, is_json, run_request};
+use crate::trim::Trimmer;
 use crate::ui::Version;
 use a2ui_stream::agui::store::{RunLog, RunRecorder, Stored, messages_of_run};
 use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
@@ -30,8 +31,9 @@ use tokio::sync::{Semaphore, mpsc, watch};
 /// How long the response may stay silent before a keep-alive comment is sent.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// How long one wait for more of a resumed run lasts before it looks again.
-const TAIL_WAIT: Duration = Duration::from_millis(500);
+/// How often a resumed run's tail looks in the log when nothing was recorded in this process
+/// (the run may be written by another process sharing the log).
+const TAIL_POLL: Duration = Duration::from_millis(100);
 
 /// The `CUSTOM` event sent when the UI was rejected and the model is asked again.
 pub const RETRY_EVENT: &str = "a2ui-retry";
@@ -51,18 +53,27 @@ pub struct AppState {
     runs: Arc<Semaphore>,
     /// Turns true when open runs must end (the shutdown deadline passed).
     abort: watch::Receiver<bool>,
+    /// Counts the batches this process recorded: a resumed run's tail wakes on each.
+    recorded: Arc<watch::Sender<u64>>,
+    /// Returns the memory of a load to the system once it is over.
+    trimmer: Trimmer,
 }
 
 impl AppState {
     pub fn new(agent: Agent, config: ServerConfig, abort: watch::Receiver<bool>) -> AppState {
+        let runs = Arc::new(Semaphore::new(config.limits.max_runs));
+        let all = config.limits.max_runs;
+        let open = runs.clone();
         AppState {
+            trimmer: Trimmer::start(move || open.available_permits() == all),
             agent,
             default_version: config.default_version,
             limits: config.limits,
             log: config.log,
             cut_after: config.cut_after,
-            runs: Arc::new(Semaphore::new(config.limits.max_runs)),
+            runs,
             abort,
+            recorded: Arc::new(watch::channel(0).0),
         }
     }
 
@@ -73,9 +84,16 @@ impl AppState {
     }
 }
 
-/// Runs a blocking run-log call off the async threads.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    tokio::task::spawn_blocking(f).await.ok()
+/// Runs a call of `log` off the async threads when the log may block on I/O, else here.
+async fn call<T: Send + 'static>(
+    log: &dyn RunLog,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    if log.blocks() {
+        tokio::task::spawn_blocking(f).await.ok()
+    } else {
+        Some(f())
+    }
 }
 
 fn refuse(status: StatusCode, message: String) -> Response {
@@ -159,7 +177,7 @@ pub async fn run_agent(
         input.thread_id.clone(),
         input.run_id.clone(),
     );
-    let known = blocking(move || log.status(&thread, &run)).await;
+    let known = call(&*app.log, move || log.status(&thread, &run)).await;
     match known {
         Some(Ok(Some(_))) => return resume(app, input.thread_id, input.run_id, after),
         Some(Ok(None)) => {}
@@ -185,7 +203,7 @@ pub async fn run_agent(
     };
     // The conversation so far: what the thread has stored, then what the client sent.
     let (log, thread) = (app.log.clone(), input.thread_id.clone());
-    let stored = blocking(move || log.thread_messages(&thread)).await;
+    let stored = call(&*app.log, move || log.thread_messages(&thread)).await;
     let sent = std::mem::take(&mut input.messages);
     input.messages = match stored {
         Some(Ok(stored)) => with_history(stored, &sent),
@@ -197,7 +215,7 @@ pub async fn run_agent(
             input.thread_id.clone(),
             input.run_id.clone(),
         );
-        blocking(move || RunRecorder::new(log, thread, run)).await
+        call(&*app.log, move || RunRecorder::new(log, thread, run)).await
     };
     let recorder = match recorder {
         Some(Ok(r)) => r,
@@ -208,7 +226,7 @@ pub async fn run_agent(
     let (events_tx, events_rx) = mpsc::unbounded_channel::<Vec<Event>>();
     let keep = app.limits.keep_runs_on_disconnect;
     let writer = tokio::spawn(write_run(
-        app.log.clone(),
+        app.clone(),
         (input.thread_id.clone(), input.run_id.clone()),
         recorder,
         events_rx,
@@ -337,7 +355,7 @@ async fn aborted(abort: &mut watch::Receiver<bool>) {
 /// Records each batch in the run log and sends it to the client, in order; at the end keeps
 /// the thread's conversation. Holds the run's permit until the run's last event is recorded.
 async fn write_run(
-    log: Arc<dyn RunLog>,
+    app: Arc<AppState>,
     (thread, run): (String, String),
     recorder: RunRecorder,
     mut events: mpsc::UnboundedReceiver<Vec<Event>>,
@@ -345,6 +363,7 @@ async fn write_run(
     sent: Vec<ChatMessage>,
     permit: tokio::sync::OwnedSemaphorePermit,
 ) {
+    let log = app.log.clone();
     let mut recorder = Some(recorder);
     let mut sent = Some(sent);
     let mut failed = false;
@@ -359,7 +378,7 @@ async fn write_run(
             .any(|e| matches!(e, Event::RunFinished(_) | Event::RunError(_)));
         let history = if ends { sent.take() } else { None };
         let (log, thread, run) = (log.clone(), thread.clone(), run.clone());
-        let Some((rec, stored)) = blocking(move || {
+        let Some((rec, stored)) = call(&*log.clone(), move || {
             if let Some(sent) = history {
                 if let Err(e) = save_history(&*log, &thread, &run, sent, &batch) {
                     eprintln!("run {run}: the thread's messages were not saved: {e}");
@@ -383,12 +402,16 @@ async fn write_run(
                 batch.iter().filter_map(|ev| sse::encode(ev).ok()).collect()
             }
         };
+        app.recorded.send_modify(|n| *n = n.wrapping_add(1));
         for frame in frames {
             let _ = client.send(Bytes::from(frame));
         }
     }
     drop(client);
     drop(permit);
+    if app.runs.available_permits() == app.limits.max_runs {
+        app.trimmer.went_idle();
+    }
 }
 
 /// The live response: frames as the writer sends them, keep-alive comments in silences; with
@@ -439,7 +462,7 @@ pub async fn resume_run(
         (_, Ok(a)) => a,
     };
     let (log, t, r) = (app.log.clone(), thread.clone(), run.clone());
-    match blocking(move || log.status(&t, &r)).await {
+    match call(&*app.log, move || log.status(&t, &r)).await {
         Some(Ok(Some(_))) => resume(app, thread, run, after),
         Some(Ok(None)) => refuse(
             StatusCode::NOT_FOUND,
@@ -453,7 +476,9 @@ pub async fn resume_run(
     }
 }
 
-/// The events of a known run after `after`, then its live tail until the run ends.
+/// The events of a known run after `after`, then its live tail until the run ends: it reads
+/// the log again whenever this process records a batch, and every [`TAIL_POLL`] for runs
+/// another process writes. No thread is held while it waits.
 fn resume(app: Arc<AppState>, thread: String, run: String, after: u64) -> Response {
     struct Tail {
         log: Arc<dyn RunLog>,
@@ -463,6 +488,7 @@ fn resume(app: Arc<AppState>, thread: String, run: String, after: u64) -> Respon
         idle: Duration,
         done: bool,
         abort: watch::Receiver<bool>,
+        recorded: watch::Receiver<u64>,
         pending: std::vec::IntoIter<Stored>,
     }
     let tail = Tail {
@@ -473,6 +499,7 @@ fn resume(app: Arc<AppState>, thread: String, run: String, after: u64) -> Respon
         idle: Duration::ZERO,
         done: false,
         abort: app.abort.clone(),
+        recorded: app.recorded.subscribe(),
         pending: Vec::new().into_iter(),
     };
     let stream = futures::stream::unfold(tail, |mut t| async move {
@@ -489,11 +516,20 @@ fn resume(app: Arc<AppState>, thread: String, run: String, after: u64) -> Respon
                 t.idle = Duration::ZERO;
                 return Some((Ok(Bytes::from_static(sse::KEEP_ALIVE.as_bytes())), t));
             }
+            t.recorded.borrow_and_update();
             let (log, thread, run, after) =
                 (t.log.clone(), t.thread.clone(), t.run.clone(), t.after);
-            let got = blocking(move || log.wait_after(&thread, &run, after, 256, TAIL_WAIT)).await;
+            let got = call(&*t.log, move || log.read_after(&thread, &run, after, 256)).await;
             match got {
-                Some(Ok(batch)) if batch.is_empty() => t.idle += TAIL_WAIT,
+                Some(Ok(batch)) if batch.is_empty() => {
+                    let waited = std::time::Instant::now();
+                    tokio::select! {
+                        _ = t.recorded.changed() => {}
+                        _ = tokio::time::sleep(TAIL_POLL) => {}
+                        _ = t.abort.changed() => {}
+                    }
+                    t.idle += waited.elapsed();
+                }
                 Some(Ok(batch)) => {
                     t.idle = Duration::ZERO;
                     t.pending = batch.into_iter();

@@ -1,19 +1,21 @@
 use super::*;
+use futures::StreamExt;
 
 /// Drops the client after `n` events of run `run`, reconnects (by `POST` with the same input
 /// when `n` is even, by `GET /agent/runs/…` when odd) with the last id it saw, and returns the
-/// joined frames.
+/// joined frames and how long the reconnect took to its first event.
 pub async fn cut_and_resume(
     base: &str,
     resume_base: &str,
     thread: &str,
     run: &str,
     n: usize,
-) -> Vec<Frame> {
+) -> (Vec<Frame>, Duration) {
     let input = input(thread, run, QUERY);
     let (mut got, _) = frames(post(base, &input, None).await, Some(n)).await;
     assert_eq!(got.len(), n, "run {run} had fewer than {n} events");
     let last = got.last().and_then(|(id, _)| id.clone()).unwrap();
+    let asked = std::time::Instant::now();
     let again = if n % 2 == 0 {
         post(resume_base, &input, Some(&last)).await
     } else {
@@ -24,14 +26,24 @@ pub async fn cut_and_resume(
             .await
             .unwrap()
     };
-    got.extend(whole(again).await);
-    got
+    let mut body = again.bytes_stream();
+    let mut reader = SseReader::new();
+    let mut first = None;
+    while let Some(chunk) = body.next().await {
+        for f in reader.feed_frames(&chunk.unwrap()) {
+            let f = f.unwrap();
+            first.get_or_insert_with(|| asked.elapsed());
+            got.push((f.id, f.event));
+        }
+    }
+    (got, first.unwrap_or_default())
 }
 
 /// The uninterrupted run, then for every N a run cut after N events and resumed: the joined
 /// sequence equals the uninterrupted one, event for event, with ids 1..=K. Each run has a
 /// thread of its own (`{thread}-{run}`), so that none is answered from another's history.
-pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> usize {
+/// Returns K and the median time from a reconnect to its first event.
+pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> (usize, Duration) {
     let full_thread = format!("{thread}-full");
     let full = whole(post(base, &input(&full_thread, "full", QUERY), None).await).await;
     assert_whole_run(&full);
@@ -42,6 +54,7 @@ pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> u
         .collect();
     let k = full.len();
     let cuts: Vec<usize> = (1..k).collect();
+    let mut latencies = Vec::new();
     for batch in cuts.chunks(12) {
         let joined = futures::future::join_all(batch.iter().map(|&n| {
             let run = format!("cut-{n}");
@@ -49,7 +62,8 @@ pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> u
             async move { (n, cut_and_resume(base, resume_base, &thread, &run, n).await) }
         }))
         .await;
-        for (n, frames) in joined {
+        for (n, (frames, latency)) in joined {
+            latencies.push(latency);
             assert_whole_run(&frames);
             let got: Vec<String> = normalized(&frames, &format!("cut-{n}"))
                 .into_iter()
@@ -61,16 +75,17 @@ pub async fn every_cut_resumes(base: &str, resume_base: &str, thread: &str) -> u
             );
         }
     }
-    k
+    latencies.sort();
+    (k, latencies[latencies.len() / 2])
 }
 
 #[tokio::test]
 async fn every_cut_resumes_from_memory() {
     let (agent, _model) = scripted(Duration::from_millis(1)).await;
     let server = Server::start(agent, config()).await;
-    let k = every_cut_resumes(&server.base, &server.base, "t-memory").await;
+    let (k, latency) = every_cut_resumes(&server.base, &server.base, "t-memory").await;
     support::say(&format!(
-        "resume (memory): {} cuts of a {k}-event run resumed",
+        "resume (memory): {} cuts of a {k}-event run resumed, first resumed event after {latency:?} (median)",
         k - 1
     ));
 }
@@ -87,9 +102,9 @@ async fn every_cut_resumes_from_sqlite() {
     let mut c = config();
     c.log = std::sync::Arc::new(log);
     let server = Server::start(agent, c).await;
-    let k = every_cut_resumes(&server.base, &server.base, "t-sqlite").await;
+    let (k, latency) = every_cut_resumes(&server.base, &server.base, "t-sqlite").await;
     support::say(&format!(
-        "resume (SQLite): {} cuts of a {k}-event run resumed",
+        "resume (SQLite): {} cuts of a {k}-event run resumed, first resumed event after {latency:?} (median)",
         k - 1
     ));
     let _ = std::fs::remove_dir_all(&dir);

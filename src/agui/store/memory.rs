@@ -36,8 +36,8 @@ pub struct MemoryRunLog {
 #[derive(Debug, Default)]
 struct Inner {
     runs: HashMap<(String, String), Run>,
-    /// Runs, oldest first.
-    run_order: VecDeque<(String, String)>,
+    /// Runs that have ended, in the order they ended: the ones to forget first.
+    ended_order: VecDeque<(String, String)>,
     threads: HashMap<String, Vec<ChatMessage>>,
     /// Threads, oldest first.
     thread_order: VecDeque<String>,
@@ -147,24 +147,19 @@ impl Inner {
             .is_some_and(|r| r.ended)
     }
 
-    /// Forgets the oldest ended runs until there is room for one more run of `bytes`.
-    fn make_room(&mut self, new_run: bool, bytes: usize) {
-        let runs = usize::from(new_run);
-        while self.runs.len() + runs > self.max_runs
+    /// Forgets the runs that ended first until there is room for `new_runs` more runs and
+    /// `bytes` more bytes, or no ended run is left. Each run is forgotten once, so the work is
+    /// constant per append, however many runs are open.
+    fn make_room(&mut self, new_runs: usize, bytes: usize) {
+        while self.runs.len() + new_runs > self.max_runs
             || self.bytes.saturating_add(bytes) > self.max_bytes
         {
-            let Some(pos) = self
-                .run_order
-                .iter()
-                .position(|k| self.runs.get(k).is_none_or(|r| r.ended))
-            else {
+            let Some(k) = self.ended_order.pop_front() else {
                 return; // every run is still being written
             };
-            if let Some(k) = self.run_order.remove(pos) {
-                if let Some(gone) = self.runs.remove(&k) {
-                    let size: usize = gone.events.iter().map(String::len).sum();
-                    self.bytes = self.bytes.saturating_sub(size);
-                }
+            if let Some(gone) = self.runs.remove(&k) {
+                let size: usize = gone.events.iter().map(String::len).sum();
+                self.bytes = self.bytes.saturating_sub(size);
             }
         }
     }
@@ -203,12 +198,12 @@ impl RunLog for MemoryRunLog {
             });
         }
         let bytes: usize = jsons.iter().map(String::len).sum();
-        let new_run = !inner.runs.contains_key(&k);
+        let new_run = usize::from(!inner.runs.contains_key(&k));
         inner.make_room(new_run, bytes);
-        if new_run {
-            inner.run_order.push_back(k.clone());
-        }
         inner.bytes = inner.bytes.saturating_add(bytes);
+        if ends {
+            inner.ended_order.push_back(k.clone());
+        }
         let run = inner.runs.entry(k).or_default();
         run.events.extend(jsons.iter().cloned());
         run.ended = ends;
@@ -271,6 +266,10 @@ impl RunLog for MemoryRunLog {
             .get(thread_id)
             .cloned()
             .unwrap_or_default())
+    }
+
+    fn blocks(&self) -> bool {
+        false
     }
 
     fn save_messages(&self, thread_id: &str, messages: &[ChatMessage]) -> Result<(), StoreError> {

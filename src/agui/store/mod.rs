@@ -415,6 +415,19 @@ pub trait RunLog: Send + Sync {
     /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
     /// ```
     fn save_messages(&self, thread_id: &str, messages: &[ChatMessage]) -> Result<(), StoreError>;
+
+    /// Whether calls may block the thread on I/O (a file, the network), so that an async server
+    /// should make them off its event loop (`tokio::task::spawn_blocking`). `true` unless a
+    /// backend says otherwise; [`MemoryRunLog`] only takes a lock for a moment, except in
+    /// [`wait_after`](RunLog::wait_after), which blocks by design.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    /// assert!(!MemoryRunLog::new().blocks());
+    /// ```
+    fn blocks(&self) -> bool {
+        true
+    }
 }
 
 /// Writes one run's events with consecutive sequence numbers.
