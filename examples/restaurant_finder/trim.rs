@@ -4,7 +4,8 @@
 //! reuse, so after a thousand runs the server would go on holding what they needed at their
 //! peak. Once no run is open for a second, [`Trimmer`] asks it to return the free pages
 //! (`malloc_trim`). Doing this only when idle costs nothing during a load; trimming every second
-//! under load made runs half again slower (docs/performance.md, "Server load").
+//! under load nearly doubled the time to a run's first activity (docs/performance.md, "Server
+//! load").
 
 use std::sync::Arc;
 use std::time::Duration;
