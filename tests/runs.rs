@@ -135,6 +135,8 @@ pub const QUERY: &str = "Top 3 Chinese restaurants in New York";
 
 /// `POST /agent` with `input`, and `Last-Event-ID` when given.
 pub async fn post(base: &str, input: &Value, last_event_id: Option<&str>) -> reqwest::Response {
+    // The TLS backend needs a crypto provider before the first client, even for plain HTTP.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let mut req = reqwest::Client::new()
         .post(format!("{base}/agent"))
         .header("content-type", "application/json")

@@ -207,7 +207,14 @@ pub async fn run_agent(
     let sent = std::mem::take(&mut input.messages);
     input.messages = match stored {
         Some(Ok(stored)) => with_history(stored, &sent),
-        _ => sent.clone(),
+        Some(Err(e)) => {
+            eprintln!(
+                "run {}: the thread's history could not be read: {e}",
+                input.run_id
+            );
+            sent.clone()
+        }
+        None => sent.clone(),
     };
     let recorder = {
         let (log, thread, run) = (
@@ -225,7 +232,7 @@ pub async fn run_agent(
     let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
     let (events_tx, events_rx) = mpsc::unbounded_channel::<Vec<Event>>();
     let keep = app.limits.keep_runs_on_disconnect;
-    let writer = tokio::spawn(write_run(
+    tokio::spawn(write_run(
         app.clone(),
         (input.thread_id.clone(), input.run_id.clone()),
         recorder,
@@ -235,7 +242,6 @@ pub async fn run_agent(
         permit,
     ));
     tokio::spawn(drive_run(app.clone(), input, events_tx, client_tx, keep));
-    drop(writer);
     event_stream_response(Body::from_stream(live_body(client_rx, app.cut_after)))
 }
 
@@ -526,7 +532,7 @@ fn resume(app: Arc<AppState>, thread: String, run: String, after: u64) -> Respon
                     tokio::select! {
                         _ = t.recorded.changed() => {}
                         _ = tokio::time::sleep(TAIL_POLL) => {}
-                        _ = t.abort.changed() => {}
+                        _ = aborted(&mut t.abort) => {}
                     }
                     t.idle += waited.elapsed();
                 }

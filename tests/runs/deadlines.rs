@@ -228,3 +228,48 @@ async fn shutdown_ends_stuck_runs_at_its_deadline() {
         .expect("the server did not return")
         .unwrap();
 }
+
+/// A model whose host takes no more connections (its accept queue is full, so the handshake is
+/// never answered): the run ends at the connect deadline, saying so, without retrying.
+#[tokio::test]
+async fn a_model_that_never_accepts_ends_the_run_at_the_connect_deadline() {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = socket.local_addr().unwrap();
+    let listener = socket.listen(1).unwrap();
+    // Fill the accept queue; nothing ever accepts.
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        if let Ok(Ok(s)) = tokio::time::timeout(
+            Duration::from_millis(200),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        {
+            held.push(s);
+        }
+    }
+    let mut deadlines = short();
+    deadlines.connect = Duration::from_millis(300);
+    deadlines.first_token = Duration::from_secs(10);
+    deadlines.total = Duration::from_secs(10);
+    let agent = agent_at(&format!("http://{addr}/v1"))
+        .with_deadlines(deadlines)
+        .with_retries(Retries::default());
+    let server = Server::start(agent, config()).await;
+    let t = std::time::Instant::now();
+    let frames = whole(post(&server.base, &input("t", "r", QUERY), None).await).await;
+    let took = t.elapsed();
+    assert_whole_run(&frames);
+    let (message, _) = run_error(&frames).unwrap();
+    assert!(
+        message.contains("within the connect deadline of 300 ms (A2UI_CONNECT_TIMEOUT)"),
+        "{message}"
+    );
+    assert!(customs(&frames, server::MODEL_RETRY_EVENT).is_empty());
+    assert!(
+        took >= Duration::from_millis(300) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    drop((listener, held));
+}

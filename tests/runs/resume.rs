@@ -174,3 +174,74 @@ async fn a_new_run_sees_the_threads_history() {
         "the earlier turns stay first"
     );
 }
+
+/// A server built with `router_with` and no shutdown signal at all, as embedders and the browser
+/// test build it, on a runtime of one thread: while a resumed run is silent, its tail waits
+/// without spinning (the server's thread uses almost no CPU), and its events still arrive.
+#[tokio::test]
+async fn a_resumed_tail_waits_without_spinning() {
+    let (up, upstream) = crate::deadlines::start_upstream().await;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (cpu_tx, mut cpu_rx) =
+        tokio::sync::mpsc::unbounded_channel::<tokio::sync::oneshot::Sender<Duration>>();
+    let model = format!("{upstream}/stall/v1");
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            // Answers with the CPU time of this thread, where every task of the server runs.
+            tokio::spawn(async move {
+                while let Some(reply) = cpu_rx.recv().await {
+                    let _ = reply.send(cpu_time::ThreadTime::now().as_duration());
+                }
+            });
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let no_shutdown = tokio::sync::watch::channel(false).1;
+            let app = server::router_with(agent_at(&model), config(), no_shutdown);
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    let cpu = || {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        cpu_tx.send(reply).unwrap();
+        async {
+            tokio::time::timeout(Duration::from_secs(2), answer)
+                .await
+                .expect("the server's thread is too busy to answer")
+                .unwrap()
+        }
+    };
+    let base = format!("http://{}", rx.recv().unwrap());
+    // The model writes four tokens, then nothing (the silence deadline is 30 s).
+    let (seen, _) = frames(post(&base, &input("t", "r", QUERY), None).await, Some(2)).await;
+    while up.requests.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let last = seen.last().and_then(|(id, _)| id.clone()).unwrap();
+    // The run is silent for 30 s more: what was recorded arrives now, not when it ends.
+    let resumed = async {
+        let resp = reqwest::Client::new()
+            .get(format!("{base}/agent/runs/t/r"))
+            .header("last-event-id", &last)
+            .send()
+            .await
+            .unwrap();
+        frames(resp, Some(1)).await
+    };
+    let (got, _) = tokio::time::timeout(Duration::from_secs(10), resumed)
+        .await
+        .expect("the resumed tail delivered nothing while the run was open");
+    assert_eq!(got.len(), 1);
+    // Then the tail waits for more, quietly.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = cpu().await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let used = cpu().await.saturating_sub(before);
+    assert!(
+        used < Duration::from_millis(250),
+        "the server's thread used {used:?} of CPU in 1 s of waiting"
+    );
+}
