@@ -16,7 +16,7 @@ use crate::llm::{Agent, AgentEvent};
 use crate::server::{ServerConfig, is_json, run_request};
 use crate::trim::Trimmer;
 use crate::ui::Version;
-use a2ui_stream::agui::store::{RunLog, RunRecorder, Stored, messages_of_run};
+use a2ui_stream::agui::store::{RunLog, RunRecorder, StoreError, Stored, messages_of_run};
 use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery, State};
@@ -229,7 +229,37 @@ pub async fn run_agent(
         Some(Err(e)) => return refuse(StatusCode::CONFLICT, format!("cannot start the run: {e}")),
         None => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };
+    // Recording `RUN_STARTED` claims the run: of two requests that start the same run at the
+    // same moment, the second finds it taken and follows the first instead.
+    let mut builder = RunBuilder::from_input(&input);
+    if app.limits.echo_input {
+        builder = builder.echo_input(input.clone());
+    }
+    let _ = builder.start();
+    let first: Vec<Event> = builder.drain().collect();
+    let claimed = call(&*app.log, move || {
+        let mut recorder = recorder;
+        let stored = recorder.record(&first).map_err(|e| (e, first));
+        (recorder, stored)
+    })
+    .await;
+    let (recorder, first_frames) = match claimed {
+        Some((recorder, Ok(stored))) => (recorder, stored.iter().map(Stored::to_sse).collect()),
+        Some((_, Err((StoreError::Conflict { .. }, _)))) => {
+            drop(permit);
+            return resume(app, input.thread_id, input.run_id, after);
+        }
+        Some((recorder, Err((e, first)))) => {
+            eprintln!("the run log failed; this run cannot be resumed: {e}");
+            let frames: Vec<String> = first.iter().filter_map(|ev| sse::encode(ev).ok()).collect();
+            (recorder, frames)
+        }
+        None => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    };
     let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
+    for frame in first_frames {
+        let _ = client_tx.send(Bytes::from(frame));
+    }
     let (events_tx, events_rx) = mpsc::unbounded_channel::<Vec<Event>>();
     let keep = app.limits.keep_runs_on_disconnect;
     tokio::spawn(write_run(
@@ -241,14 +271,23 @@ pub async fn run_agent(
         sent,
         permit,
     ));
-    tokio::spawn(drive_run(app.clone(), input, events_tx, client_tx, keep));
+    tokio::spawn(drive_run(
+        app.clone(),
+        input,
+        builder,
+        events_tx,
+        client_tx,
+        keep,
+    ));
     event_stream_response(Body::from_stream(live_body(client_rx, app.cut_after)))
 }
 
-/// Runs the agent and hands the builder's events to the writer in order.
+/// Runs the agent and hands the events of `run` (started and its start recorded) to the writer
+/// in order.
 async fn drive_run(
     app: Arc<AppState>,
     input: RunAgentInput,
+    mut run: RunBuilder,
     events: mpsc::UnboundedSender<Vec<Event>>,
     client: mpsc::UnboundedSender<Bytes>,
     keep_on_disconnect: bool,
@@ -256,20 +295,13 @@ async fn drive_run(
     let request = run_request(&input, app.default_version);
     let catalogs = ClientCatalogs::from_input(&input);
     let run_id = input.run_id.clone();
-    let mut run = RunBuilder::from_input(&input);
-    if app.limits.echo_input {
-        run = run.echo_input(input);
-    } else {
-        drop(input);
-    }
-    let _ = run.start();
+    drop(input);
     let send = |run: &mut RunBuilder| {
         let batch: Vec<Event> = run.drain().collect();
         if !batch.is_empty() {
             let _ = events.send(batch);
         }
     };
-    send(&mut run);
     let request = match request {
         Ok(r) => r,
         Err(e) => {
@@ -340,7 +372,7 @@ fn save_history(
     run: &str,
     sent: Vec<ChatMessage>,
     last: &[Event],
-) -> Result<(), a2ui_stream::agui::store::StoreError> {
+) -> Result<(), StoreError> {
     let recorded: Vec<Event> = log
         .read_after(thread, run, 0, usize::MAX)?
         .iter()

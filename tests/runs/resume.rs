@@ -245,3 +245,22 @@ async fn a_resumed_tail_waits_without_spinning() {
         "the server's thread used {used:?} of CPU in 1 s of waiting"
     );
 }
+
+/// Two requests that start the same new run at the same moment: one runs it, the other follows
+/// it; both see the same whole run, once.
+#[tokio::test]
+async fn two_requests_for_one_new_run_share_it() {
+    let (agent, _model) = scripted(Duration::from_millis(1)).await;
+    let server = Server::start(agent, config()).await;
+    for i in 0..10 {
+        let run = format!("twice-{i}");
+        let body = input("t-twice", &run, QUERY);
+        let (a, b) = tokio::join!(
+            async { whole(post(&server.base, &body, None).await).await },
+            async { whole(post(&server.base, &body, None).await).await },
+        );
+        assert_whole_run(&a);
+        assert_eq!(a, b, "both requests see the one run");
+        assert!(matches!(a.last(), Some((_, Event::RunFinished(_)))));
+    }
+}
