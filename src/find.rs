@@ -9,6 +9,7 @@
 /// bytes long).
 pub(crate) const SHORT: usize = 16;
 
+#[cfg(any(feature = "agui", feature = "official"))]
 /// Where the byte `b` first occurs in `bytes`.
 pub(crate) fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
     if bytes.len() < SHORT {

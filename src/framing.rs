@@ -12,10 +12,13 @@
 //! legacy delimiter. The official SDK's ([`Dialect::Exact`]) knows only `<a2ui-json>` and
 //! `</a2ui-json>` byte for byte, and the official parsers reproduce it through [`find_tag`].
 
+#[cfg(feature = "official")]
 use crate::find::find_byte;
 
+#[cfg(feature = "official")]
 /// The opening tag as the official SDK writes and reads it.
 pub(crate) const OPEN_TAG: &str = "<a2ui-json>";
+#[cfg(feature = "official")]
 /// The closing tag as the official SDK writes and reads it.
 pub(crate) const CLOSE_TAG: &str = "</a2ui-json>";
 /// The opening tag's name, compared case-insensitively.
@@ -271,6 +274,7 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
     }
 }
 
+#[cfg(feature = "official")]
 /// The tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) at the start of `probe`, read in
 /// `dialect`; [`Class::Partial`] when the probe ends inside what may still be it. An opening tag
 /// with attributes is [`Act::OpenTagAttributes`] (its `>` is the caller's to find).
@@ -282,6 +286,7 @@ pub(crate) fn tag_at(probe: &[u8], want: Act, dialect: Dialect) -> Class {
     }
 }
 
+#[cfg(feature = "official")]
 /// The first tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) in `text`, read in `dialect`:
 /// its offset and [`Class::Match`], or the offset of a possible start of it that the end of
 /// `text` cut ([`Class::Partial`], to hold back until more text arrives).

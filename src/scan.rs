@@ -26,6 +26,7 @@ pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     }
 }
 
+#[cfg(feature = "official")]
 /// The text of a string's body (what lies between its quotes) as written so far. With `cut`,
 /// the body may end inside an escape sequence (`\`, `\u12`), which is left out.
 pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
@@ -42,6 +43,7 @@ pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
         .map(Cow::Owned)
 }
 
+#[cfg(feature = "official")]
 /// `body` without an escape sequence its end cut short.
 fn without_cut_escape(body: &str) -> &str {
     let Some(pos) = body.rfind('\\') else {
@@ -162,6 +164,7 @@ pub(crate) enum Tok {
     Err(ErrorKind),
 }
 
+#[cfg(feature = "official")]
 /// Where the input stopped (see [`Lexer::cut`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Cut {
@@ -332,6 +335,7 @@ impl Lexer {
         self.stack.len()
     }
 
+    #[cfg(feature = "official")]
     /// Where the input stopped, for a reader that shows the value as it stands: between tokens
     /// where the value read so far is whole once its containers are closed, inside a string
     /// value, or somewhere nothing can be closed early (a key, a number, a literal, a key
