@@ -89,7 +89,8 @@ pub fn encode(event: &Event) -> serde_json::Result<String> {
 /// Writes one event as an SSE frame with an `id:` line, `id: <id>\ndata: <json>\n\n`, so that a
 /// client that loses the connection can ask for what follows with `Last-Event-ID: <id>`.
 ///
-/// An id holding a line break or NUL could not be read back; it is left out.
+/// An id holding a line break or NUL could not be read back; it is left out. JSON written on
+/// several lines becomes one `data:` line per line, which a reader joins back with line breaks.
 ///
 /// ```
 /// use a2ui_stream::agui::{sse, SseReader, StepStarted};
@@ -109,6 +110,7 @@ pub fn encode_with_id(event: &Event, id: &str) -> serde_json::Result<String> {
 /// use a2ui_stream::agui::sse;
 /// assert_eq!(sse::frame_with_id("{}", "3"), "id: 3\ndata: {}\n\n");
 /// assert_eq!(sse::frame_with_id("{}", "a\nb"), "data: {}\n\n");
+/// assert_eq!(sse::frame_with_id("{\n}", "4"), "id: 4\ndata: {\ndata: }\n\n");
 /// ```
 pub fn frame_with_id(json: &str, id: &str) -> String {
     let mut out = String::with_capacity(json.len() + id.len() + 12);
@@ -117,9 +119,12 @@ pub fn frame_with_id(json: &str, id: &str) -> String {
         out.push_str(id);
         out.push('\n');
     }
-    out.push_str("data: ");
-    out.push_str(json);
-    out.push_str("\n\n");
+    for line in json.split(['\r', '\n']) {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
     out
 }
 

@@ -158,17 +158,7 @@ impl Stored {
     /// assert_eq!(sse::read_all(frame.as_bytes()).unwrap(), [Event::from(StepStarted::new("plan"))]);
     /// ```
     pub fn to_sse(&self) -> String {
-        let mut out = String::with_capacity(self.json.len() + 32);
-        out.push_str("id: ");
-        out.push_str(&self.seq.to_string());
-        out.push('\n');
-        for line in self.json.split(['\r', '\n']) {
-            out.push_str("data: ");
-            out.push_str(line);
-            out.push('\n');
-        }
-        out.push('\n');
-        out
+        super::sse::frame_with_id(&self.json, &self.seq.to_string())
     }
 
     /// Whether this event ends its run: `RUN_FINISHED` or `RUN_ERROR`, read from the JSON's
