@@ -16,14 +16,15 @@ use crate::llm::{Agent, AgentEvent};
 use crate::server::{ServerConfig, is_json, run_request};
 use crate::trim::Trimmer;
 use crate::ui::Version;
-use a2ui_stream::agui::store::{RunLog, RunRecorder, StoreError, Stored, messages_of_run};
+use a2ui_stream::agui::store::{
+    RunLog, RunRecorder, StoreError, Stored, messages_of_run, upsert_messages,
+};
 use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -116,25 +117,19 @@ fn last_event_id(headers: &HeaderMap) -> Result<u64, String> {
 /// send only its new message.
 fn with_history(stored: Vec<ChatMessage>, sent: &[ChatMessage]) -> Vec<ChatMessage> {
     let mut out = stored;
-    let mut at: HashMap<String, usize> = out
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.id().to_owned(), i))
-        .collect();
-    for m in sent {
-        match at.get(m.id()) {
-            Some(&i) => {
-                if let Some(slot) = out.get_mut(i) {
-                    *slot = m.clone();
-                }
-            }
-            None => {
-                at.insert(m.id().to_owned(), out.len());
-                out.push(m.clone());
-            }
-        }
-    }
+    upsert_messages(&mut out, sent);
     out
+}
+
+/// Said once per run when the run log refuses its events.
+const UNRECORDED: &str = "the run log failed; this run cannot be resumed";
+
+/// The frames of events the run log could not record: sent all the same, without ids.
+fn unrecorded_frames(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|ev| sse::encode(ev).ok())
+        .collect()
 }
 
 fn event_stream_response(body: Body) -> Response {
@@ -250,9 +245,8 @@ pub async fn run_agent(
             return resume(app, input.thread_id, input.run_id, after);
         }
         Some((recorder, Err((e, first)))) => {
-            eprintln!("the run log failed; this run cannot be resumed: {e}");
-            let frames: Vec<String> = first.iter().filter_map(|ev| sse::encode(ev).ok()).collect();
-            (recorder, frames)
+            eprintln!("{UNRECORDED}: {e}");
+            (recorder, unrecorded_frames(&first))
         }
         None => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };
@@ -434,10 +428,10 @@ async fn write_run(
             Ok(stored) => stored.iter().map(Stored::to_sse).collect(),
             Err((e, batch)) => {
                 if !failed {
-                    eprintln!("the run log failed; this run cannot be resumed: {e}");
+                    eprintln!("{UNRECORDED}: {e}");
                     failed = true;
                 }
-                batch.iter().filter_map(|ev| sse::encode(ev).ok()).collect()
+                unrecorded_frames(&batch)
             }
         };
         app.recorded.send_modify(|n| *n = n.wrapping_add(1));

@@ -6,6 +6,37 @@ use crate::agui::events::{
 };
 use std::collections::HashMap;
 
+/// Lays `messages` over a conversation by message id, as [`RunLog::save_messages`] does: a
+/// message whose id is there replaces it in place, a new id is appended, in the order given.
+///
+/// [`RunLog::save_messages`]: super::RunLog::save_messages
+///
+/// ```
+/// use a2ui_stream::agui::store::upsert_messages;
+/// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+///
+/// let user = |id: &str, text: &str| ChatMessage::User(UserMessage::new(id, UserContent::Text(text.into())));
+/// let mut thread = vec![user("a", "one"), user("b", "two")];
+/// upsert_messages(&mut thread, &[user("b", "two, edited"), user("c", "three")]);
+/// assert_eq!(thread, [user("a", "one"), user("b", "two, edited"), user("c", "three")]);
+/// ```
+pub fn upsert_messages(conversation: &mut Vec<ChatMessage>, messages: &[ChatMessage]) {
+    let mut at: HashMap<String, usize> = conversation
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.id().to_owned(), i))
+        .collect();
+    for m in messages {
+        match at.get(m.id()).and_then(|&i| conversation.get_mut(i)) {
+            Some(slot) => *slot = m.clone(),
+            None => {
+                at.insert(m.id().to_owned(), conversation.len());
+                conversation.push(m.clone());
+            }
+        }
+    }
+}
+
 /// The messages a run added to its thread, built from its events, in the order each first
 /// appears; save them with [`RunLog::save_messages`](super::RunLog::save_messages) so that the
 /// next run of the thread can be answered from its history.

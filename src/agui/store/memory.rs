@@ -1,6 +1,9 @@
 //! [`MemoryRunLog`]: runs kept in the server's memory, the most recent ones only.
 
-use super::{ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, encode_batch, stored_from};
+use super::{
+    ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, encode_batch, stored_from,
+    upsert_messages,
+};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -283,13 +286,10 @@ impl RunLog for MemoryRunLog {
             }
             inner.thread_order.push_back(thread_id.to_owned());
         }
-        let stored = inner.threads.entry(thread_id.to_owned()).or_default();
-        for m in messages {
-            match stored.iter_mut().find(|s| s.id() == m.id()) {
-                Some(slot) => *slot = m.clone(),
-                None => stored.push(m.clone()),
-            }
-        }
+        upsert_messages(
+            inner.threads.entry(thread_id.to_owned()).or_default(),
+            messages,
+        );
         Ok(())
     }
 }

@@ -87,7 +87,7 @@ mod redis;
 #[cfg(feature = "store")]
 mod sqlite;
 
-pub use history::messages_of_run;
+pub use history::{messages_of_run, upsert_messages};
 pub use memory::MemoryRunLog;
 #[cfg(feature = "store-redis")]
 pub use redis::RedisRunLog;
