@@ -1,10 +1,13 @@
-//! The run log (feature `store`): the same behaviour checks against every backend — SQLite in
-//! memory, SQLite in a file and, with feature `store-redis`, Redis on a `redis-server` each test
-//! starts for itself (see `support/redis.rs`: skipped with one line when it is not installed,
-//! failing under `CI=true`) — then what only SQLite has, and a property test of reads.
+//! The run log (feature `store`): the same behaviour checks against every backend — memory,
+//! SQLite in memory, SQLite in a file and, with feature `store-redis`, Redis on a `redis-server`
+//! each test starts for itself (see `support/redis.rs`: skipped with one line when it is not
+//! installed, failing under `CI=true`) — then what only one backend has (its bounds, its file,
+//! its connections), and property tests of reads.
 
 mod support;
 
+#[path = "store/memory.rs"]
+mod memory;
 #[path = "store/props.rs"]
 mod props;
 #[path = "store/records.rs"]
@@ -16,7 +19,7 @@ mod redis;
 mod sqlite;
 
 use a2ui_stream::agui::store::{
-    RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored, messages_of_run,
+    MemoryRunLog, RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored, messages_of_run,
 };
 use a2ui_stream::agui::{
     AssistantMessage, ChatMessage, Event, FunctionCall, RunBuilder, RunError, RunFinished,
@@ -24,8 +27,8 @@ use a2ui_stream::agui::{
     UserMessage,
 };
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -89,6 +92,11 @@ impl Backend {
 fn backends() -> Vec<Backend> {
     let dir = TempDir::new();
     let all = vec![
+        Backend {
+            name: "memory",
+            log: Arc::new(MemoryRunLog::new()),
+            storage: Storage::Memory,
+        },
         Backend {
             name: "sqlite in memory",
             log: Arc::new(SqliteRunLog::in_memory().unwrap()),
@@ -636,4 +644,232 @@ fn messages_of_run_keeps_roles_a_text_message_names() {
         messages_of_run(&events),
         [ChatMessage::System(TextMessage::new("s1", "Be brief."))]
     );
+}
+
+#[test]
+fn start_stores_the_first_batch_with_its_claim() {
+    for b in backends() {
+        let first = [
+            Event::from(RunStarted::new("t", "r")),
+            StepStarted::new("plan").into(),
+        ];
+        let stored = b.log.start("t", "r", "alice sha256:9f2c", &first).unwrap();
+        assert_eq!(seqs(&stored), [1, 2], "{}", b.name);
+        assert_eq!(stored[0].json, serde_json::to_string(&first[0]).unwrap());
+        assert_eq!(b.log.read_after("t", "r", 0, 10).unwrap(), stored);
+        assert_eq!(
+            b.log.status("t", "r").unwrap(),
+            Some(RunStatus {
+                last_seq: 2,
+                ended: false
+            }),
+            "{}",
+            b.name
+        );
+        assert_eq!(
+            b.log.claim("t", "r").unwrap().as_deref(),
+            Some("alice sha256:9f2c"),
+            "{}",
+            b.name
+        );
+        // The run continues with appends, and the claim stays.
+        b.log
+            .append("t", "r", 3, &[RunFinished::new("t", "r").into()])
+            .unwrap();
+        assert!(b.log.status("t", "r").unwrap().unwrap().ended);
+        assert_eq!(
+            b.log.claim("t", "r").unwrap().as_deref(),
+            Some("alice sha256:9f2c"),
+            "{}",
+            b.name
+        );
+        // No claim: a run begun with append, a run never appended to, another thread.
+        b.log.append("t", "plain", 1, &steps(&["a"])).unwrap();
+        assert_eq!(b.log.claim("t", "plain").unwrap(), None, "{}", b.name);
+        assert_eq!(b.log.claim("t", "unknown").unwrap(), None, "{}", b.name);
+        assert_eq!(b.log.claim("other", "r").unwrap(), None, "{}", b.name);
+        // Any string is a claim, the empty one included; ids are escaped as for events.
+        b.log.start("a:b", "c", "", &steps(&["x"])).unwrap();
+        b.log.start("a", "b:c", "ü:%3A", &steps(&["y"])).unwrap();
+        assert_eq!(b.log.claim("a:b", "c").unwrap().as_deref(), Some(""));
+        assert_eq!(b.log.claim("a", "b:c").unwrap().as_deref(), Some("ü:%3A"));
+        // Another process sharing the storage sees the claim.
+        if let Some(other) = b.another() {
+            assert_eq!(
+                other.claim("t", "r").unwrap().as_deref(),
+                Some("alice sha256:9f2c"),
+                "{}",
+                b.name
+            );
+        }
+    }
+}
+
+#[test]
+fn starting_a_run_that_has_events_is_a_conflict_and_changes_nothing() {
+    for b in backends() {
+        b.log
+            .append("t", "appended", 1, &steps(&["a", "b"]))
+            .unwrap();
+        b.log
+            .start("t", "started", "alice", &steps(&["a"]))
+            .unwrap();
+        b.log
+            .start(
+                "t",
+                "ended",
+                "alice",
+                &[
+                    RunStarted::new("t", "ended").into(),
+                    RunFinished::new("t", "ended").into(),
+                ],
+            )
+            .unwrap();
+        for (run, last, claim) in [
+            ("appended", 2, None),
+            ("started", 1, Some("alice")),
+            ("ended", 2, Some("alice")),
+        ] {
+            let before = b.log.read_after("t", run, 0, 10).unwrap();
+            let status = b.log.status("t", run).unwrap();
+            assert_eq!(
+                b.log.start("t", run, "bob", &steps(&["intruder"])),
+                Err(conflict("t", run, last + 1, 1)),
+                "{}: {run}",
+                b.name
+            );
+            assert_eq!(b.log.read_after("t", run, 0, 10).unwrap(), before);
+            assert_eq!(b.log.status("t", run).unwrap(), status, "{}", b.name);
+            assert_eq!(
+                b.log.claim("t", run).unwrap().as_deref(),
+                claim,
+                "{}: {run}",
+                b.name
+            );
+        }
+    }
+}
+
+#[test]
+fn start_refuses_an_empty_batch_and_one_with_events_after_its_end() {
+    for b in backends() {
+        let err = b.log.start("t", "r", "alice", &[]).unwrap_err();
+        let StoreError::Backend(message) = &err else {
+            panic!("{}: {err:?}", b.name)
+        };
+        assert!(
+            message.contains("a run starts with at least one event"),
+            "{}: {message}",
+            b.name
+        );
+        assert!(message.contains("\"r\""), "{}: {message}", b.name);
+        let late = [
+            Event::from(RunFinished::new("t", "r")),
+            StepStarted::new("late").into(),
+        ];
+        assert_eq!(
+            b.log.start("t", "r", "alice", &late),
+            Err(ended("t", "r")),
+            "{}",
+            b.name
+        );
+        assert_eq!(b.log.status("t", "r").unwrap(), None, "{}", b.name);
+        assert_eq!(b.log.claim("t", "r").unwrap(), None, "{}", b.name);
+        // Nothing was stored: the run can still be started.
+        let whole = [
+            Event::from(RunStarted::new("t", "r")),
+            RunError::new("no model").into(),
+        ];
+        assert_eq!(
+            seqs(&b.log.start("t", "r", "alice", &whole).unwrap()),
+            [1, 2]
+        );
+        assert_eq!(
+            b.log.status("t", "r").unwrap(),
+            Some(RunStatus {
+                last_seq: 2,
+                ended: true
+            }),
+            "{}",
+            b.name
+        );
+        assert_eq!(
+            b.log.append("t", "r", 3, &steps(&["late"])),
+            Err(ended("t", "r"))
+        );
+    }
+}
+
+#[test]
+fn of_two_simultaneous_starts_of_a_run_exactly_one_succeeds() {
+    for b in backends() {
+        // Other processes, where the storage has them: the race is then between connections.
+        let second = b.another().unwrap_or_else(|| b.log.clone());
+        for round in 0..20 {
+            let run = format!("r{round}");
+            let barrier = Arc::new(Barrier::new(2));
+            let handles: Vec<_> = [b.log.clone(), second.clone()]
+                .into_iter()
+                .enumerate()
+                .map(|(i, log)| {
+                    let (barrier, run) = (barrier.clone(), run.clone());
+                    thread::spawn(move || {
+                        let claim = format!("writer-{i}");
+                        let batch = steps(&[&claim, "more"]);
+                        barrier.wait();
+                        log.start("t", &run, &claim, &batch)
+                            .map(|stored| (claim, stored))
+                    })
+                })
+                .collect();
+            let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+            let winners: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+            assert_eq!(winners.len(), 1, "{}: {results:?}", b.name);
+            let (claim, stored) = winners[0];
+            for r in &results {
+                if let Err(e) = r {
+                    assert_eq!(e, &conflict("t", &run, 3, 1), "{}", b.name);
+                }
+            }
+            assert_eq!(b.log.read_after("t", &run, 0, 10).unwrap(), *stored);
+            assert_eq!(stored[0].event().unwrap(), steps(&[claim.as_str()])[0]);
+            assert_eq!(
+                b.log.claim("t", &run).unwrap().as_ref(),
+                Some(claim),
+                "{}",
+                b.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_recorder_started_with_a_claim_continues_after_its_first_batch() {
+    for b in backends() {
+        let mut run = RunBuilder::new("t", "r");
+        run.text("Hello").unwrap();
+        let first: Vec<Event> = run.drain().collect();
+        let (mut recorder, stored) =
+            RunRecorder::start(b.log.clone(), "t", "r", "alice", &first).unwrap();
+        assert_eq!(seqs(&stored), [1, 2, 3], "{}", b.name);
+        assert_eq!(recorder.last_seq(), 3);
+        run.finish().unwrap();
+        let rest: Vec<Event> = run.drain().collect();
+        assert_eq!(seqs(&recorder.record(&rest).unwrap()), [4, 5], "{}", b.name);
+        let events: Vec<Event> = b
+            .log
+            .read_after("t", "r", 0, 10)
+            .unwrap()
+            .iter()
+            .map(|s| s.event().unwrap())
+            .collect();
+        assert_eq!(events, [first, rest].concat(), "{}", b.name);
+        assert_eq!(b.log.claim("t", "r").unwrap().as_deref(), Some("alice"));
+        assert_eq!(
+            RunRecorder::start(b.log.clone(), "t", "r", "alice", &steps(&["a"])).unwrap_err(),
+            conflict("t", "r", 6, 1),
+            "{}",
+            b.name
+        );
+    }
 }

@@ -1,13 +1,16 @@
-//! Reads give back what was appended: random events, appended in random batches through a
-//! recorder, read back in random windows (SQLite in memory).
+//! Reads give back what was written: random events, appended in random batches through a
+//! recorder, read back in random windows (SQLite in memory); and runs started with a random
+//! claim and first batch, on every backend.
 
-use super::seqs;
+use super::{backends, conflict, seqs};
 use a2ui_stream::agui::store::{RunLog, RunRecorder, RunStatus, SqliteRunLog};
 use a2ui_stream::agui::{
     Custom, Event, RunFinished, StepStarted, TextMessageContent, TextMessageStart,
 };
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
@@ -62,6 +65,63 @@ proptest! {
             prop_assert_eq!(status, None);
         } else {
             prop_assert_eq!(status, Some(RunStatus { last_seq: events.len() as u64, ended: ends }));
+        }
+    }
+}
+
+/// A run started with a random claim and first batch, then recorded in random batches, reads
+/// back whole with its claim on every backend; starting it again is refused and changes nothing.
+#[test]
+fn a_started_run_reads_back_with_its_claim_on_every_backend() {
+    let cases = (
+        prop::collection::vec(event(), 1..30),
+        any::<bool>(),
+        1usize..8,
+        prop::collection::vec(1usize..6, 1..10),
+        ".{0,40}",
+    );
+    for b in backends() {
+        // Each case (shrinking included) writes a run of its own.
+        let next_run = AtomicUsize::new(0);
+        let mut runner = TestRunner::new(ProptestConfig::with_cases(32));
+        let outcome = runner.run(&cases, |(events, ends, first, sizes, claim)| {
+            let run = format!("r{}", next_run.fetch_add(1, Ordering::Relaxed));
+            let mut events = events;
+            if ends {
+                events.push(RunFinished::new("t", &run).into());
+            }
+            let (first, mut rest) = events.split_at(first.min(events.len()));
+            let (mut recorder, mut returned) =
+                RunRecorder::start(b.log.clone(), "t", &run, &claim, first).unwrap();
+            let mut sizes = sizes.iter().cycle();
+            while !rest.is_empty() {
+                let n = (*sizes.next().unwrap()).min(rest.len());
+                let (batch, tail) = rest.split_at(n);
+                returned.extend(recorder.record(batch).unwrap());
+                rest = tail;
+            }
+            let last = events.len() as u64;
+            prop_assert_eq!(seqs(&returned), (1..=last).collect::<Vec<_>>());
+            let stored = b.log.read_after("t", &run, 0, 100).unwrap();
+            prop_assert_eq!(&stored, &returned);
+            let parsed: Vec<Event> = stored.iter().map(|s| s.event().unwrap()).collect();
+            prop_assert_eq!(&parsed, &events);
+            prop_assert_eq!(b.log.claim("t", &run).unwrap(), Some(claim.clone()));
+            let status = Some(RunStatus {
+                last_seq: last,
+                ended: ends,
+            });
+            prop_assert_eq!(b.log.status("t", &run).unwrap(), status);
+            prop_assert_eq!(
+                b.log.start("t", &run, "another", &events[..1]),
+                Err(conflict("t", &run, last + 1, 1))
+            );
+            prop_assert_eq!(b.log.read_after("t", &run, 0, 100).unwrap(), stored);
+            prop_assert_eq!(b.log.claim("t", &run).unwrap(), Some(claim));
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            panic!("{}: {e}", b.name);
         }
     }
 }

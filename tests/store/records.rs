@@ -8,10 +8,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Counts the appends that reach the log it wraps.
+/// Counts the appends and starts that reach the log it wraps.
 struct CountingLog {
     inner: SqliteRunLog,
     appends: AtomicUsize,
+    starts: AtomicUsize,
+}
+
+impl CountingLog {
+    fn new() -> Arc<CountingLog> {
+        Arc::new(CountingLog {
+            inner: SqliteRunLog::in_memory().unwrap(),
+            appends: AtomicUsize::new(0),
+            starts: AtomicUsize::new(0),
+        })
+    }
 }
 
 impl RunLog for CountingLog {
@@ -24,6 +35,19 @@ impl RunLog for CountingLog {
     ) -> Result<Vec<Stored>, StoreError> {
         self.appends.fetch_add(1, Ordering::SeqCst);
         self.inner.append(thread_id, run_id, first_seq, events)
+    }
+    fn start(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        self.starts.fetch_add(1, Ordering::SeqCst);
+        self.inner.start(thread_id, run_id, claim, events)
+    }
+    fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError> {
+        self.inner.claim(thread_id, run_id)
     }
     fn read_after(
         &self,
@@ -58,10 +82,7 @@ impl RunLog for CountingLog {
 
 #[test]
 fn the_recorder_numbers_batches_and_stops_at_a_second_writer() {
-    let counting = Arc::new(CountingLog {
-        inner: SqliteRunLog::in_memory().unwrap(),
-        appends: AtomicUsize::new(0),
-    });
+    let counting = CountingLog::new();
     let log: Arc<dyn RunLog> = counting.clone();
     let mut recorder = RunRecorder::new(log.clone(), "t", "r").unwrap();
     assert_eq!(recorder.last_seq(), 0);
@@ -89,6 +110,39 @@ fn the_recorder_numbers_batches_and_stops_at_a_second_writer() {
     );
     assert_eq!(recorder.last_seq(), 3);
     assert!(format!("{recorder:?}").contains("next_seq: 4"));
+}
+
+#[test]
+fn a_started_recorder_starts_once_then_appends_and_stops_at_a_second_writer() {
+    let counting = CountingLog::new();
+    let log: Arc<dyn RunLog> = counting.clone();
+    let (mut recorder, stored) =
+        RunRecorder::start(log.clone(), "t", "r", "alice", &steps(&["a", "b"])).unwrap();
+    assert_eq!(seqs(&stored), [1, 2]);
+    assert_eq!(recorder.last_seq(), 2);
+    assert_eq!(counting.starts.load(Ordering::SeqCst), 1);
+    assert_eq!(counting.appends.load(Ordering::SeqCst), 0, "no append yet");
+    assert_eq!(seqs(&recorder.record(&steps(&["c"])).unwrap()), [3]);
+    assert_eq!(counting.appends.load(Ordering::SeqCst), 1);
+    assert!(format!("{recorder:?}").contains("next_seq: 4"));
+    // A refused start makes no recorder and stores nothing.
+    assert_eq!(
+        RunRecorder::start(log.clone(), "t", "r", "bob", &steps(&["x"])).unwrap_err(),
+        conflict("t", "r", 4, 1)
+    );
+    assert!(matches!(
+        RunRecorder::start(log.clone(), "t", "empty", "bob", &[]),
+        Err(StoreError::Backend(_))
+    ));
+    assert_eq!(log.status("t", "empty").unwrap(), None);
+    // Someone else appends anyway: the recorder's next batch is refused.
+    log.append("t", "r", 4, &steps(&["intruder"])).unwrap();
+    assert_eq!(
+        recorder.record(&steps(&["d"])).unwrap_err(),
+        conflict("t", "r", 5, 4)
+    );
+    assert_eq!(recorder.last_seq(), 3);
+    assert_eq!(log.claim("t", "r").unwrap().as_deref(), Some("alice"));
 }
 
 #[test]

@@ -58,3 +58,62 @@ fn opening_a_redis_that_does_not_answer_fails() {
         "{message}"
     );
 }
+
+#[test]
+fn a_claim_is_a_key_beside_the_run_set_with_its_first_events() {
+    let Some(server) = RedisServer::start_or_skip() else {
+        return;
+    };
+    let log = RedisRunLog::open(&server.url()).unwrap().with_prefix("app");
+    log.start("a:b", "c%", "alice", &steps(&["a"])).unwrap();
+    log.append("a:b", "plain", 1, &steps(&["a"])).unwrap();
+    let mut con = redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let get = |con: &mut redis::Connection, key: &str| -> Option<String> {
+        redis::cmd("GET").arg(key).query(con).unwrap()
+    };
+    assert_eq!(
+        get(&mut con, "app:claim:a%3Ab:c%25").as_deref(),
+        Some("alice")
+    );
+    assert_eq!(get(&mut con, "app:claim:a%3Ab:plain"), None);
+    let mut keys: Vec<String> = redis::cmd("KEYS").arg("app:*").query(&mut con).unwrap();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "app:claim:a%3Ab:c%25",
+            "app:run:a%3Ab:c%25",
+            "app:run:a%3Ab:plain"
+        ]
+    );
+    // A run whose keys were deleted (retention, by the operator) can be started again.
+    redis::cmd("DEL")
+        .arg("app:run:a%3Ab:c%25")
+        .arg("app:claim:a%3Ab:c%25")
+        .query::<i64>(&mut con)
+        .unwrap();
+    assert_eq!(log.claim("a:b", "c%").unwrap(), None);
+    log.start("a:b", "c%", "bob", &steps(&["b"])).unwrap();
+    assert_eq!(log.claim("a:b", "c%").unwrap().as_deref(), Some("bob"));
+    // An ended flag left without its stream still ends the run: it is not started again.
+    redis::cmd("DEL")
+        .arg("app:run:a%3Ab:c%25")
+        .query::<i64>(&mut con)
+        .unwrap();
+    redis::cmd("SET")
+        .arg("app:ended:a%3Ab:c%25")
+        .arg("1")
+        .query::<()>(&mut con)
+        .unwrap();
+    assert_eq!(
+        log.start("a:b", "c%", "carol", &steps(&["c"])),
+        Err(StoreError::Ended {
+            thread_id: "a:b".into(),
+            run_id: "c%".into()
+        })
+    );
+    assert_eq!(log.claim("a:b", "c%").unwrap().as_deref(), Some("bob"));
+}

@@ -120,3 +120,107 @@ fn opening_a_file_that_is_not_a_database_fails() {
         "{message}"
     );
 }
+
+/// The tables as schema version 1, before run claims, created them.
+const SCHEMA_V1: &str = "
+CREATE TABLE runs (
+    thread_id TEXT NOT NULL,
+    run_id    TEXT NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    ended     INTEGER NOT NULL,
+    PRIMARY KEY (thread_id, run_id)
+);
+CREATE TABLE events (
+    thread_id TEXT NOT NULL,
+    run_id    TEXT NOT NULL,
+    seq       INTEGER NOT NULL,
+    json      TEXT NOT NULL,
+    PRIMARY KEY (thread_id, run_id, seq)
+);
+CREATE TABLE messages (
+    thread_id TEXT NOT NULL,
+    pos       INTEGER NOT NULL,
+    id        TEXT NOT NULL,
+    json      TEXT NOT NULL,
+    PRIMARY KEY (thread_id, pos),
+    UNIQUE (thread_id, id)
+);
+PRAGMA user_version = 1;
+";
+
+#[test]
+fn a_file_of_the_schema_before_claims_is_brought_up_to_date_in_place() {
+    let dir = TempDir::new();
+    let events = steps(&["a", "b"]);
+    {
+        // A file as a build of schema version 1 left it: an open run, an ended one, messages.
+        let conn = rusqlite::Connection::open(dir.file()).unwrap();
+        conn.execute_batch(SCHEMA_V1).unwrap();
+        for (seq, event) in (1..).zip(&events) {
+            conn.execute(
+                "INSERT INTO events VALUES ('t', 'r', ?1, ?2)",
+                rusqlite::params![seq, serde_json::to_string(event).unwrap()],
+            )
+            .unwrap();
+        }
+        let end = serde_json::to_string(&Event::from(RunFinished::new("t", "done"))).unwrap();
+        conn.execute(
+            "INSERT INTO events VALUES ('t', 'done', 1, ?1)",
+            rusqlite::params![end],
+        )
+        .unwrap();
+        conn.execute_batch(
+            "INSERT INTO runs VALUES ('t', 'r', 2, 0); INSERT INTO runs VALUES ('t', 'done', 1, 1);",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO messages VALUES ('t', 1, 'u1', ?1)",
+            rusqlite::params![serde_json::to_string(&user("u1", "Hi")).unwrap()],
+        )
+        .unwrap();
+    }
+    {
+        let log = SqliteRunLog::open(dir.file()).unwrap();
+        let stored = log.read_after("t", "r", 0, 10).unwrap();
+        let read: Vec<Event> = stored.iter().map(|s| s.event().unwrap()).collect();
+        assert_eq!(read, events);
+        assert_eq!(
+            log.status("t", "r").unwrap(),
+            Some(RunStatus {
+                last_seq: 2,
+                ended: false
+            })
+        );
+        assert!(log.status("t", "done").unwrap().unwrap().ended);
+        assert_eq!(log.thread_messages("t").unwrap(), [user("u1", "Hi")]);
+        // Runs of the old file have no claim, and go on as before.
+        assert_eq!(log.claim("t", "r").unwrap(), None);
+        assert_eq!(seqs(&log.append("t", "r", 3, &steps(&["c"])).unwrap()), [3]);
+        assert_eq!(
+            log.start("t", "r", "alice", &steps(&["x"])),
+            Err(super::conflict("t", "r", 4, 1))
+        );
+        log.start("t", "new", "alice", &steps(&["a"])).unwrap();
+    }
+    // Opened again, the file is of the current schema and keeps the claim.
+    let log = SqliteRunLog::open(dir.file()).unwrap();
+    assert_eq!(log.claim("t", "new").unwrap().as_deref(), Some("alice"));
+    assert_eq!(log.status("t", "r").unwrap().unwrap().last_seq, 3);
+    drop(log);
+    let conn = rusqlite::Connection::open(dir.file()).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('runs')")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        columns,
+        ["thread_id", "run_id", "last_seq", "ended", "claim"]
+    );
+}

@@ -1,20 +1,28 @@
 //! [`MemoryRunLog`]: runs kept in the server's memory, the most recent ones only.
 
 use super::{
-    ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, encode_batch, stored_from,
-    upsert_messages,
+    ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, encode_batch, encode_start,
+    start_conflict, stored_from, upsert_messages,
 };
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::io;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// A run log in memory: nothing to install and nothing kept across a restart, for a server that
 /// only needs a client to resume after a broken connection.
 ///
-/// Bounded: it keeps the most recent runs, up to a number of runs and of bytes of event JSON
-/// (by default 200 runs and 64 MiB), and the most recent 1,000 threads' conversations. Past a
-/// bound the oldest run that has ended is forgotten (a run still being written is never
-/// dropped), and the oldest thread's conversation likewise.
+/// Bounded, by default to 200 runs, 64 MiB of runs, 1,000 threads and 64 MiB of threads:
+///
+/// - Runs: at most a number of runs and of bytes (each event's JSON and each run's claim).
+///   Past a bound the run that ended first is forgotten, with its claim: it is then unknown
+///   (`status` and `claim` say `None`) and can be started again. A run still being written is
+///   never dropped, so open runs may pass the bounds.
+/// - Threads' conversations: at most a number of threads and of bytes (each stored message's
+///   JSON). Past a bound the thread saved least recently is forgotten whole. A thread whose
+///   own messages are more than the byte bound keeps only its last messages: the longest
+///   stretch at the end of the conversation that fits. When even its last message is too large
+///   it keeps none, as if never saved.
 ///
 /// ```
 /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
@@ -41,20 +49,43 @@ struct Inner {
     runs: HashMap<(String, String), Run>,
     /// Runs that have ended, in the order they ended: the ones to forget first.
     ended_order: VecDeque<(String, String)>,
-    threads: HashMap<String, Vec<ChatMessage>>,
-    /// Threads, oldest first.
-    thread_order: VecDeque<String>,
+    threads: HashMap<String, Thread>,
+    /// Each thread under the number of its last save: the first is the one to forget first.
+    thread_order: BTreeMap<u64, String>,
+    /// The number of the next save.
+    next_save: u64,
     max_runs: usize,
     max_threads: usize,
-    /// Bytes of event JSON held, and the bound on them.
+    /// Bytes of runs held (event JSON and claims), and the bound on them.
     bytes: usize,
     max_bytes: usize,
+    /// Bytes of message JSON held in threads, and the bound on them.
+    thread_bytes: usize,
+    max_thread_bytes: usize,
 }
 
 #[derive(Debug, Default)]
 struct Run {
     events: Vec<String>,
     ended: bool,
+    claim: Option<String>,
+}
+
+impl Run {
+    /// The bytes the run counts for in the bound.
+    fn size(&self) -> usize {
+        let events: usize = self.events.iter().map(String::len).sum();
+        events.saturating_add(self.claim.as_ref().map_or(0, String::len))
+    }
+}
+
+#[derive(Debug, Default)]
+struct Thread {
+    messages: Vec<ChatMessage>,
+    /// The JSON length of `messages`, summed.
+    bytes: usize,
+    /// The number of its last save, its key in `thread_order`.
+    saved: u64,
 }
 
 impl Default for MemoryRunLog {
@@ -64,7 +95,8 @@ impl Default for MemoryRunLog {
 }
 
 impl MemoryRunLog {
-    /// A log keeping the 200 most recent runs (at most 64 MiB of events) and 1,000 threads.
+    /// A log keeping the 200 most recent runs (at most 64 MiB of them) and the 1,000 threads
+    /// saved most recently (at most 64 MiB of messages).
     ///
     /// ```
     /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
@@ -72,11 +104,13 @@ impl MemoryRunLog {
     /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
     /// ```
     pub fn new() -> Self {
-        MemoryRunLog::with_capacity(200, 1_000).with_max_bytes(64 << 20)
+        MemoryRunLog::with_capacity(200, 1_000)
+            .with_max_bytes(64 << 20)
+            .with_max_thread_bytes(64 << 20)
     }
 
-    /// The same log holding at most `bytes` of event JSON in ended runs and the runs being
-    /// written (runs being written are never dropped, so they may pass it).
+    /// The same log holding at most `bytes` of runs (event JSON and claims) in ended runs and
+    /// the runs being written (runs being written are never dropped, so they may pass it).
     ///
     /// ```
     /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
@@ -95,8 +129,34 @@ impl MemoryRunLog {
         self
     }
 
-    /// A log keeping the `runs` most recent runs and the `threads` most recent threads (each
-    /// at least 1).
+    /// The same log holding at most `bytes` of thread messages (the JSON length of each stored
+    /// message). Past it the threads saved least recently are forgotten whole; a thread whose
+    /// own messages are more than `bytes` keeps only its last messages that fit (none, if its
+    /// last message alone is larger).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+    ///
+    /// let user = |id: &str| ChatMessage::User(UserMessage::new(id, UserContent::Text("x".repeat(100))));
+    /// let log = MemoryRunLog::with_capacity(10, 10).with_max_thread_bytes(300);
+    /// log.save_messages("old", &[user("a"), user("b")])?;
+    /// log.save_messages("new", &[user("c")])?;
+    /// // Two messages of the old thread and one of the new are more than 300 bytes.
+    /// assert!(log.thread_messages("old")?.is_empty());
+    /// assert_eq!(log.thread_messages("new")?.len(), 1);
+    /// // A thread larger than the bound keeps its last messages that fit.
+    /// log.save_messages("long", &[user("d"), user("e"), user("f")])?;
+    /// assert_eq!(log.thread_messages("long")?, [user("e"), user("f")]);
+    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// ```
+    pub fn with_max_thread_bytes(self, bytes: usize) -> Self {
+        self.lock().max_thread_bytes = bytes;
+        self
+    }
+
+    /// A log keeping the `runs` most recent runs and the `threads` threads saved most recently
+    /// (each at least 1), with no bound on bytes.
     ///
     /// ```
     /// use a2ui_stream::agui::store::MemoryRunLog;
@@ -109,6 +169,7 @@ impl MemoryRunLog {
                 max_runs: runs.max(1),
                 max_threads: threads.max(1),
                 max_bytes: usize::MAX,
+                max_thread_bytes: usize::MAX,
                 ..Inner::default()
             }),
             appended: Condvar::new(),
@@ -119,6 +180,58 @@ impl MemoryRunLog {
         // A panic elsewhere while holding the lock leaves consistent data: every change below
         // is made after its checks.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stores a batch at `first_seq` after the checks of [`RunLog::append`], or, with a claim,
+    /// of [`RunLog::start`].
+    fn store(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        first_seq: u64,
+        claim: Option<&str>,
+        (jsons, ends): (Vec<String>, bool),
+    ) -> Result<Vec<Stored>, StoreError> {
+        let mut inner = self.lock();
+        let k = key(thread_id, run_id);
+        let (last, ended) = match inner.runs.get(&k) {
+            Some(run) if claim.is_some() => {
+                return Err(start_conflict(thread_id, run_id, run.events.len() as u64));
+            }
+            Some(run) => (run.events.len() as u64, run.ended),
+            None => (0, false),
+        };
+        if ended {
+            return Err(StoreError::Ended {
+                thread_id: thread_id.to_owned(),
+                run_id: run_id.to_owned(),
+            });
+        }
+        if first_seq != last + 1 {
+            return Err(StoreError::Conflict {
+                thread_id: thread_id.to_owned(),
+                run_id: run_id.to_owned(),
+                expected: last + 1,
+                got: first_seq,
+            });
+        }
+        let events: usize = jsons.iter().map(String::len).sum();
+        let bytes = events.saturating_add(claim.map_or(0, str::len));
+        let new_run = usize::from(!inner.runs.contains_key(&k));
+        inner.make_room(new_run, bytes);
+        inner.bytes = inner.bytes.saturating_add(bytes);
+        if ends {
+            inner.ended_order.push_back(k.clone());
+        }
+        let run = inner.runs.entry(k).or_default();
+        run.events.extend(jsons.iter().cloned());
+        run.ended = ends;
+        if let Some(claim) = claim {
+            run.claim = Some(claim.to_owned());
+        }
+        drop(inner);
+        self.appended.notify_all();
+        Ok(stored_from(first_seq, jsons))
     }
 }
 
@@ -161,11 +274,91 @@ impl Inner {
                 return; // every run is still being written
             };
             if let Some(gone) = self.runs.remove(&k) {
-                let size: usize = gone.events.iter().map(String::len).sum();
-                self.bytes = self.bytes.saturating_sub(size);
+                self.bytes = self.bytes.saturating_sub(gone.size());
             }
         }
     }
+
+    /// Lays `messages` over the thread's conversation, makes it the thread saved most recently,
+    /// then keeps the threads within their bounds: the thread drops its first messages while
+    /// it alone is over the byte bound (and is forgotten if none is left), and the threads
+    /// saved least recently are forgotten while there are too many or too many bytes.
+    fn save(&mut self, thread_id: &str, messages: &[ChatMessage]) {
+        let save = self.next_save;
+        self.next_save = save.wrapping_add(1);
+        let thread = match self.threads.get_mut(thread_id) {
+            Some(thread) => {
+                self.thread_order.remove(&thread.saved);
+                thread
+            }
+            None => self.threads.entry(thread_id.to_owned()).or_default(),
+        };
+        thread.saved = save;
+        self.thread_order.insert(save, thread_id.to_owned());
+        let before = thread.bytes;
+        // Only the messages with these ids change: their bytes are counted before and after.
+        let ids: HashSet<&str> = messages.iter().map(ChatMessage::id).collect();
+        let replaced = bytes_of(thread.messages.iter().filter(|m| ids.contains(m.id())));
+        upsert_messages(&mut thread.messages, messages);
+        let saved = bytes_of(thread.messages.iter().filter(|m| ids.contains(m.id())));
+        thread.bytes = thread.bytes.saturating_sub(replaced).saturating_add(saved);
+        // The thread alone is over the bound: only its last messages that fit stay.
+        let mut first_kept = 0;
+        for message in &thread.messages {
+            if thread.bytes <= self.max_thread_bytes {
+                break;
+            }
+            thread.bytes = thread.bytes.saturating_sub(json_len(message));
+            first_kept += 1;
+        }
+        thread.messages.drain(..first_kept);
+        let empty = thread.messages.is_empty();
+        self.thread_bytes = self
+            .thread_bytes
+            .saturating_sub(before)
+            .saturating_add(thread.bytes);
+        if empty {
+            self.forget_thread(save);
+        }
+        while self.threads.len() > self.max_threads || self.thread_bytes > self.max_thread_bytes {
+            let Some((&oldest, _)) = self.thread_order.first_key_value() else {
+                break;
+            };
+            self.forget_thread(oldest);
+        }
+    }
+
+    /// Forgets the thread whose last save is number `save`.
+    fn forget_thread(&mut self, save: u64) {
+        let gone = self
+            .thread_order
+            .remove(&save)
+            .and_then(|thread_id| self.threads.remove(&thread_id));
+        if let Some(gone) = gone {
+            self.thread_bytes = self.thread_bytes.saturating_sub(gone.bytes);
+        }
+    }
+}
+
+/// The length of a message's JSON, counted without building it.
+fn json_len(message: &ChatMessage) -> usize {
+    struct Count(usize);
+    impl io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Serialising a message to a writer that never fails does not fail.
+    serde_json::to_writer(&mut count, message).map_or(0, |()| count.0)
+}
+
+fn bytes_of<'a>(messages: impl Iterator<Item = &'a ChatMessage>) -> usize {
+    messages.map(json_len).fold(0, usize::saturating_add)
 }
 
 impl RunLog for MemoryRunLog {
@@ -179,40 +372,27 @@ impl RunLog for MemoryRunLog {
         if events.is_empty() {
             return Ok(Vec::new());
         }
-        let (jsons, ends) = encode_batch(thread_id, run_id, events)?;
-        let mut inner = self.lock();
-        let k = key(thread_id, run_id);
-        let (last, ended) = inner
+        let batch = encode_batch(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, first_seq, None, batch)
+    }
+
+    fn start(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        let batch = encode_start(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, 1, Some(claim), batch)
+    }
+
+    fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .lock()
             .runs
-            .get(&k)
-            .map_or((0, false), |r| (r.events.len() as u64, r.ended));
-        if ended {
-            return Err(StoreError::Ended {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-            });
-        }
-        if first_seq != last + 1 {
-            return Err(StoreError::Conflict {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-                expected: last + 1,
-                got: first_seq,
-            });
-        }
-        let bytes: usize = jsons.iter().map(String::len).sum();
-        let new_run = usize::from(!inner.runs.contains_key(&k));
-        inner.make_room(new_run, bytes);
-        inner.bytes = inner.bytes.saturating_add(bytes);
-        if ends {
-            inner.ended_order.push_back(k.clone());
-        }
-        let run = inner.runs.entry(k).or_default();
-        run.events.extend(jsons.iter().cloned());
-        run.ended = ends;
-        drop(inner);
-        self.appended.notify_all();
-        Ok(stored_from(first_seq, jsons))
+            .get(&key(thread_id, run_id))
+            .and_then(|r| r.claim.clone()))
     }
 
     fn read_after(
@@ -267,7 +447,7 @@ impl RunLog for MemoryRunLog {
             .lock()
             .threads
             .get(thread_id)
-            .cloned()
+            .map(|t| t.messages.clone())
             .unwrap_or_default())
     }
 
@@ -276,20 +456,9 @@ impl RunLog for MemoryRunLog {
     }
 
     fn save_messages(&self, thread_id: &str, messages: &[ChatMessage]) -> Result<(), StoreError> {
-        let mut inner = self.lock();
-        if !inner.threads.contains_key(thread_id) {
-            while inner.threads.len() >= inner.max_threads {
-                let Some(oldest) = inner.thread_order.pop_front() else {
-                    break;
-                };
-                inner.threads.remove(&oldest);
-            }
-            inner.thread_order.push_back(thread_id.to_owned());
+        if !messages.is_empty() {
+            self.lock().save(thread_id, messages);
         }
-        upsert_messages(
-            inner.threads.entry(thread_id.to_owned()).or_default(),
-            messages,
-        );
         Ok(())
     }
 }

@@ -18,9 +18,10 @@
 //! A run's events are numbered 1, 2, 3, … with no gap. [`Stored::to_sse`] writes that number as
 //! the frame's `id:` line; the browser's `EventSource` remembers the last id it received and
 //! sends it back as `Last-Event-ID` when it reconnects. The server parses the header as a `u64`
-//! and answers with `read_after(thread, run, last_event_id, ..)` followed by `wait_after` in a
-//! loop until it sends an event for which [`Stored::is_terminal`] holds. A request without the
-//! header starts from 0, which replays the run from the beginning.
+//! and answers with `read_after(thread, run, last_event_id, ..)`, then follows the live tail until
+//! it sends an event for which [`Stored::is_terminal`] holds. The header's rule: absent or empty,
+//! the run is replayed from the beginning (after 0); a whole number, the events after it;
+//! anything else, the request is refused (HTTP 400).
 //!
 //! # Writing
 //!
@@ -28,6 +29,13 @@
 //! stores a batch atomically and only at the next number (a second writer, or an append sent
 //! twice, is refused with [`StoreError::Conflict`]). `RUN_FINISHED` or `RUN_ERROR` ends the run;
 //! nothing can be appended after it ([`StoreError::Ended`]).
+//!
+//! A server that must know later who started a run, and with what input, starts it with
+//! [`RunLog::start`] (or [`RunRecorder::start`]): the first batch and a *claim*, an opaque string
+//! such as the caller's identity and a digest of the request body, are stored together or not at
+//! all. A second request for the same run gets [`StoreError::Conflict`], and the server compares
+//! its own claim with [`RunLog::claim`] to tell a reconnect of the owner (same claim: follow the
+//! run) from a different request reusing the run id (refuse it, with HTTP 409).
 //!
 //! # Backends
 //!
@@ -406,14 +414,82 @@ pub trait RunLog: Send + Sync {
     /// ```
     fn save_messages(&self, thread_id: &str, messages: &[ChatMessage]) -> Result<(), StoreError>;
 
-    /// Whether calls may block the thread on I/O (a file, the network), so that an async server
-    /// should make them off its event loop (`tokio::task::spawn_blocking`). `true` unless a
-    /// backend says otherwise; [`MemoryRunLog`] only takes a lock for a moment, except in
-    /// [`wait_after`](RunLog::wait_after), which blocks by design.
+    /// Appends the first batch of a new run at seq 1, 2, … together with `claim`, an opaque
+    /// string kept with the run (an agent server stores who started the run and a digest of its
+    /// input), atomically: either the run did not exist and now has both, or nothing changed.
+    ///
+    /// A run that has events, ended or not, is refused with [`StoreError::Conflict`]
+    /// (`expected` is its next seq, `got` is 1); the caller reads [`claim`](RunLog::claim) to
+    /// see whose run it is. `events` must hold at least one event, else the call fails with
+    /// [`StoreError::Backend`] ("a run starts with at least one event") and stores nothing. As
+    /// with [`append`](RunLog::append), a terminal event ends the run, and a batch with events
+    /// after its own terminal event is refused with [`StoreError::Ended`].
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::{Event, RunStarted, StepStarted};
+    ///
+    /// let log = MemoryRunLog::new();
+    /// let first = [Event::from(RunStarted::new("t", "r")), StepStarted::new("plan").into()];
+    /// let stored = log.start("t", "r", "alice sha256:9f2c", &first)?;
+    /// assert_eq!(stored.iter().map(|s| s.seq).collect::<Vec<_>>(), [1, 2]);
+    /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice sha256:9f2c"));
+    /// // A second start of the same run changes nothing.
+    /// let again = log.start("t", "r", "bob sha256:0b7e", &first);
+    /// assert!(matches!(again, Err(StoreError::Conflict { expected: 3, got: 1, .. })));
+    /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice sha256:9f2c"));
+    /// // The run continues with plain appends.
+    /// log.append("t", "r", 3, &[Event::from(StepStarted::new("answer"))])?;
+    /// // A run starts with at least one event.
+    /// assert!(matches!(log.start("t", "empty", "alice", &[]), Err(StoreError::Backend(_))));
+    /// # Ok::<(), StoreError>(())
+    /// ```
+    fn start(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError>;
+
+    /// The claim stored by [`start`](RunLog::start); `None` for a run never appended to, or
+    /// started with plain [`append`](RunLog::append).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::{Event, RunStarted};
+    ///
+    /// let log = MemoryRunLog::new();
+    /// log.start("t", "claimed", "alice", &[Event::from(RunStarted::new("t", "claimed"))])?;
+    /// log.append("t", "plain", 1, &[Event::from(RunStarted::new("t", "plain"))])?;
+    /// assert_eq!(log.claim("t", "claimed")?.as_deref(), Some("alice"));
+    /// assert_eq!(log.claim("t", "plain")?, None);
+    /// assert_eq!(log.claim("t", "unknown")?, None);
+    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// ```
+    fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError>;
+
+    /// Whether any method other than [`wait_after`](RunLog::wait_after) may block the thread on
+    /// I/O (a file, the network), so that an async server should call it off its event loop
+    /// (`tokio::task::spawn_blocking`). `true` unless a backend says otherwise; [`MemoryRunLog`]
+    /// says `false`, since its calls only take a lock for a moment.
+    ///
+    /// [`wait_after`](RunLog::wait_after) is not covered: it blocks in every backend, by design
+    /// (it waits), whatever `blocks()` says. An async server follows a run by reading again
+    /// with [`read_after`](RunLog::read_after) when it is woken, and calls `wait_after` only
+    /// from threads that may block.
     ///
     /// ```
     /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-    /// assert!(!MemoryRunLog::new().blocks());
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let log = MemoryRunLog::new();
+    /// assert!(!log.blocks());
+    /// // Yet wait_after waits, here for its whole timeout.
+    /// let begun = Instant::now();
+    /// assert!(log.wait_after("t", "r", 0, 10, Duration::from_millis(50))?.is_empty());
+    /// assert!(begun.elapsed() >= Duration::from_millis(50));
+    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
     /// ```
     fn blocks(&self) -> bool {
         true
@@ -479,12 +555,7 @@ impl RunRecorder {
         let thread_id = thread_id.into();
         let run_id = run_id.into();
         if let Some(status) = log.status(&thread_id, &run_id)? {
-            return Err(StoreError::Conflict {
-                expected: status.last_seq.saturating_add(1),
-                got: 1,
-                thread_id,
-                run_id,
-            });
+            return Err(start_conflict(&thread_id, &run_id, status.last_seq));
         }
         Ok(RunRecorder {
             log,
@@ -492,6 +563,47 @@ impl RunRecorder {
             run_id,
             next_seq: 1,
         })
+    }
+
+    /// Starts a new run with [`RunLog::start`]: stores `events` as its first batch, at seq 1,
+    /// 2, …, together with `claim`, and returns a recorder that continues after them, with the
+    /// stored records. Fails as `start` does: [`StoreError::Conflict`] if the run already has
+    /// events, [`StoreError::Backend`] if `events` is empty.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
+    /// use std::sync::Arc;
+    ///
+    /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
+    /// let started = [Event::from(RunStarted::new("t", "r"))];
+    /// let (mut recorder, stored) = RunRecorder::start(log.clone(), "t", "r", "alice", &started)?;
+    /// assert_eq!(stored[0].seq, 1);
+    /// assert_eq!(recorder.record(&[Event::from(RunFinished::new("t", "r"))])?[0].seq, 2);
+    /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice"));
+    /// // The run exists: starting it again is refused.
+    /// let again = RunRecorder::start(log, "t", "r", "alice", &started);
+    /// assert!(matches!(again, Err(StoreError::Conflict { expected: 3, got: 1, .. })));
+    /// # Ok::<(), StoreError>(())
+    /// ```
+    pub fn start(
+        log: Arc<dyn RunLog>,
+        thread_id: impl Into<String>,
+        run_id: impl Into<String>,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<(RunRecorder, Vec<Stored>), StoreError> {
+        let thread_id = thread_id.into();
+        let run_id = run_id.into();
+        let stored = log.start(&thread_id, &run_id, claim, events)?;
+        let next_seq = stored.last().map_or(1, |s| s.seq.saturating_add(1));
+        let recorder = RunRecorder {
+            log,
+            thread_id,
+            run_id,
+            next_seq,
+        };
+        Ok((recorder, stored))
     }
 
     /// Appends `events` after those recorded so far and returns the stored records. An empty
@@ -571,6 +683,34 @@ fn encode_batch(
         jsons.push(json);
     }
     Ok((jsons, ended))
+}
+
+/// The JSON of each event of a run's first batch, and whether it ends the run; as
+/// [`encode_batch`], and an empty batch is refused (a run starts with at least one event).
+fn encode_start(
+    thread_id: &str,
+    run_id: &str,
+    events: &[Event],
+) -> Result<(Vec<String>, bool), StoreError> {
+    if events.is_empty() {
+        return Err(backend(
+            "starting a run",
+            thread_id,
+            Some(run_id),
+            "a run starts with at least one event",
+        ));
+    }
+    encode_batch(thread_id, run_id, events)
+}
+
+/// The [`StoreError::Conflict`] of a [`RunLog::start`] for a run whose last seq is `last_seq`.
+fn start_conflict(thread_id: &str, run_id: &str, last_seq: u64) -> StoreError {
+    StoreError::Conflict {
+        thread_id: thread_id.to_owned(),
+        run_id: run_id.to_owned(),
+        expected: last_seq.saturating_add(1),
+        got: 1,
+    }
 }
 
 /// The stored records of a batch appended at `first_seq`.

@@ -2,7 +2,7 @@
 
 use super::{
     RunLog, RunStatus, StoreError, Stored, backend, decode_message, encode_batch, encode_messages,
-    stored_from,
+    encode_start, stored_from,
 };
 use crate::agui::events::{ChatMessage, Event};
 use ::redis::{Client, Connection, RedisResult, Script, Value};
@@ -53,6 +53,28 @@ end
 return {'ok'}
 ";
 
+/// Appends the first batch of a new run, with its claim, if the run has no entry.
+/// KEYS: the run's stream, its ended flag, its claim. ARGV: the claim, "1" if the batch ends the
+/// run, then each event's JSON. Replies like [`APPEND`]: `{"ok"}`, `{"conflict", last seq}` for
+/// a run that has entries, `{"ended"}` for an ended flag left without its stream.
+const START: &str = r"
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #top > 0 then
+  return {'conflict', string.match(top[1][1], '^(%d+)-')}
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  return {'ended'}
+end
+for i = 3, #ARGV do
+  redis.call('XADD', KEYS[1], string.format('%d-0', i - 2), 'e', ARGV[i])
+end
+redis.call('SET', KEYS[3], ARGV[1])
+if ARGV[2] == '1' then
+  redis.call('SET', KEYS[2], '1')
+end
+return {'ok'}
+";
+
 /// Saves messages by id: a known id is replaced in place, a new one appended to the order.
 /// KEYS: the thread's hash (id → JSON), its list of ids in order. ARGV: id, JSON, id, JSON, ….
 const SAVE_MESSAGES: &str = r"
@@ -69,10 +91,12 @@ return 1
 ///
 /// Each run is a stream, `{prefix}:run:{thread}:{run}`, whose entry ids are `{seq}-0` and whose
 /// field `e` holds the event's JSON; `{prefix}:ended:{thread}:{run}` exists once the run has
-/// ended. A thread's messages are a hash, `{prefix}:messages:{thread}` (id → JSON), and a list of
+/// ended; `{prefix}:claim:{thread}:{run}`, a string, holds the claim of a run begun with
+/// [`start`](RunLog::start) (no such key for a run begun with `append`). A thread's messages are a hash, `{prefix}:messages:{thread}` (id → JSON), and a list of
 /// their ids in order, `{prefix}:message-order:{thread}`. In keys, `%` and `:` in an id are
 /// written `%25` and `%3A`, so that no two (thread, run) pairs share a key. Appends and message
-/// saves are Lua scripts, so each is atomic with its checks however many processes write.
+/// saves are Lua scripts, so each is atomic with its checks however many processes write; a
+/// start's script sets the claim with the first events.
 ///
 /// Connections: a call takes an idle connection (or opens one), uses it alone and puts it back;
 /// up to 16 idle connections are kept. A [`wait_after`](RunLog::wait_after) blocks in
@@ -100,6 +124,7 @@ pub struct RedisRunLog {
     prefix: String,
     idle: Mutex<Vec<Connection>>,
     append: Script,
+    start: Script,
     save_messages: Script,
 }
 
@@ -143,6 +168,7 @@ impl RedisRunLog {
             prefix: DEFAULT_PREFIX.to_owned(),
             idle: Mutex::new(Vec::new()),
             append: Script::new(APPEND),
+            start: Script::new(START),
             save_messages: Script::new(SAVE_MESSAGES),
         };
         let mut con = log.connect().map_err(|e| log.open_failed(e))?;
@@ -186,6 +212,15 @@ impl RedisRunLog {
     fn ended_key(&self, thread_id: &str, run_id: &str) -> String {
         format!(
             "{}:ended:{}:{}",
+            self.prefix,
+            escape(thread_id),
+            escape(run_id)
+        )
+    }
+
+    fn claim_key(&self, thread_id: &str, run_id: &str) -> String {
+        format!(
+            "{}:claim:{}:{}",
             self.prefix,
             escape(thread_id),
             escape(run_id)
@@ -366,30 +401,45 @@ fn xread_entries(value: &Value) -> Result<Vec<Stored>, String> {
     }
 }
 
-impl RunLog for RedisRunLog {
-    fn append(
+impl RedisRunLog {
+    /// Stores a batch at `first_seq` with the [`APPEND`] script, or, with a claim, at 1 with
+    /// the [`START`] script.
+    fn store(
         &self,
         thread_id: &str,
         run_id: &str,
         first_seq: u64,
-        events: &[Event],
+        claim: Option<&str>,
+        (jsons, ends): (Vec<String>, bool),
     ) -> Result<Vec<Stored>, StoreError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (jsons, ends) = encode_batch(thread_id, run_id, events)?;
         let failed = |e| backend("appending events", thread_id, Some(run_id), e);
         // Lua numbers are doubles: beyond 2^53 sequence numbers would not be exact.
         const MAX_SEQ: u64 = 1 << 53;
         if first_seq.saturating_add(jsons.len() as u64) > MAX_SEQ {
             return Err(failed("the sequence number is out of range".to_owned()));
         }
-        let mut invocation = self.append.prepare_invoke();
-        invocation
-            .key(self.run_key(thread_id, run_id))
-            .key(self.ended_key(thread_id, run_id))
-            .arg(first_seq)
-            .arg(if ends { "1" } else { "0" });
+        let ended = if ends { "1" } else { "0" };
+        let mut invocation = match claim {
+            None => {
+                let mut invocation = self.append.prepare_invoke();
+                invocation
+                    .key(self.run_key(thread_id, run_id))
+                    .key(self.ended_key(thread_id, run_id))
+                    .arg(first_seq)
+                    .arg(ended);
+                invocation
+            }
+            Some(claim) => {
+                let mut invocation = self.start.prepare_invoke();
+                invocation
+                    .key(self.run_key(thread_id, run_id))
+                    .key(self.ended_key(thread_id, run_id))
+                    .key(self.claim_key(thread_id, run_id))
+                    .arg(claim)
+                    .arg(ended);
+                invocation
+            }
+        };
         for json in &jsons {
             invocation.arg(json);
         }
@@ -415,6 +465,39 @@ impl RunLog for RedisRunLog {
             }
             other => Err(failed(format!("unexpected reply {other:?}"))),
         }
+    }
+}
+
+impl RunLog for RedisRunLog {
+    fn append(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        first_seq: u64,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let batch = encode_batch(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, first_seq, None, batch)
+    }
+
+    fn start(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        let batch = encode_start(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, 1, Some(claim), batch)
+    }
+
+    fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError> {
+        let key = self.claim_key(thread_id, run_id);
+        self.with_connection(Retry::Once, |con| ::redis::cmd("GET").arg(&key).query(con))
+            .map_err(|e| backend("reading a run's claim", thread_id, Some(run_id), e))
     }
 
     fn read_after(

@@ -2,7 +2,7 @@
 
 use super::{
     RunLog, RunStatus, SERVER_RESTARTED, StoreError, Stored, backend, decode_message, encode_batch,
-    encode_messages, stored_from,
+    encode_messages, encode_start, start_conflict, stored_from,
 };
 use crate::agui::events::{ChatMessage, Event, RunError};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-/// The schema this build writes, kept in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+/// The schema this build writes, kept in `PRAGMA user_version`: the number of [`MIGRATIONS`]
+/// applied.
+const SCHEMA_VERSION: i64 = 2;
 
 /// How long a statement waits for another connection's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -21,7 +22,12 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// what another process wrote to the same file.
 const POLL: Duration = Duration::from_millis(100);
 
-const SCHEMA: &str = "
+/// The steps from an empty file to the schema this build writes: step `i` takes a file of
+/// schema version `i` to version `i + 1`, so a file written by an older build is brought up to
+/// date in place, and a new file passes through the same steps.
+const MIGRATIONS: [&str; 2] = [
+    // Version 1: runs, their events, threads' messages.
+    "
 CREATE TABLE runs (
     thread_id TEXT NOT NULL,
     run_id    TEXT NOT NULL,
@@ -44,7 +50,10 @@ CREATE TABLE messages (
     PRIMARY KEY (thread_id, pos),
     UNIQUE (thread_id, id)
 );
-";
+",
+    // Version 2: the claim `RunLog::start` stores with a run (NULL for runs begun by `append`).
+    "ALTER TABLE runs ADD COLUMN claim TEXT;",
+];
 
 /// A [`RunLog`] in SQLite: a file that survives a restart, or memory for tests.
 ///
@@ -121,7 +130,8 @@ impl Appended {
 }
 
 impl SqliteRunLog {
-    /// Opens the log in the file at `path`, creating the file and its tables if needed.
+    /// Opens the log in the file at `path`, creating the file and its tables if needed, and
+    /// bringing a file written by an older version of this crate up to date.
     ///
     /// Fails with [`StoreError::Backend`] if the file cannot be opened, is not a SQLite
     /// database, or was written by a newer version of this crate (its schema version is higher
@@ -187,7 +197,11 @@ impl SqliteRunLog {
             )));
         }
         if version < SCHEMA_VERSION {
-            tx.execute_batch(SCHEMA).map_err(failed)?;
+            // A negative version is no schema of ours: start from the beginning.
+            let done = usize::try_from(version).unwrap_or(0);
+            for step in MIGRATIONS.iter().skip(done) {
+                tx.execute_batch(step).map_err(failed)?;
+            }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)
                 .map_err(failed)?;
         }
@@ -335,35 +349,36 @@ fn failed_corrupt(thread_id: &str, run_id: &str, seq: i64) -> StoreError {
     )
 }
 
-impl RunLog for SqliteRunLog {
-    fn append(
+impl SqliteRunLog {
+    /// Stores a batch at `first_seq` after the checks of [`RunLog::append`], or, with a claim,
+    /// of [`RunLog::start`], in one transaction.
+    fn store(
         &self,
         thread_id: &str,
         run_id: &str,
         first_seq: u64,
-        events: &[Event],
+        claim: Option<&str>,
+        (jsons, ends): (Vec<String>, bool),
     ) -> Result<Vec<Stored>, StoreError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (jsons, ends) = encode_batch(thread_id, run_id, events)?;
         let failed = |e| backend("appending events", thread_id, Some(run_id), e);
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(failed)?;
-        let (last_seq, ended) = run_row(&tx, thread_id, run_id)
-            .map_err(failed)?
-            .unwrap_or((0, false));
+        let row = run_row(&tx, thread_id, run_id).map_err(failed)?;
+        let (last_seq, ended) = row.unwrap_or((0, false));
+        let last =
+            u64::try_from(last_seq).map_err(|_| failed_corrupt(thread_id, run_id, last_seq))?;
+        if claim.is_some() && row.is_some() {
+            return Err(start_conflict(thread_id, run_id, last));
+        }
         if ended {
             return Err(StoreError::Ended {
                 thread_id: thread_id.to_owned(),
                 run_id: run_id.to_owned(),
             });
         }
-        let expected = u64::try_from(last_seq)
-            .map_err(|_| failed_corrupt(thread_id, run_id, last_seq))?
-            .saturating_add(1);
+        let expected = last.saturating_add(1);
         if first_seq != expected {
             return Err(StoreError::Conflict {
                 thread_id: thread_id.to_owned(),
@@ -394,16 +409,56 @@ impl RunLog for SqliteRunLog {
                     .map_err(failed)?;
             }
         }
+        // A new run gets its claim (NULL without one); a known run keeps the one it has.
         tx.execute(
-            "INSERT INTO runs (thread_id, run_id, last_seq, ended) VALUES (?1, ?2, ?3, ?4) \
+            "INSERT INTO runs (thread_id, run_id, last_seq, ended, claim) VALUES (?1, ?2, ?3, ?4, ?5) \
              ON CONFLICT (thread_id, run_id) DO UPDATE SET last_seq = ?3, ended = ?4",
-            params![thread_id, run_id, seq, ends],
+            params![thread_id, run_id, seq, ends, claim],
         )
         .map_err(failed)?;
         tx.commit().map_err(failed)?;
         drop(conn);
         self.appended.bump();
         Ok(stored_from(first_seq, jsons))
+    }
+}
+
+impl RunLog for SqliteRunLog {
+    fn append(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        first_seq: u64,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let batch = encode_batch(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, first_seq, None, batch)
+    }
+
+    fn start(
+        &self,
+        thread_id: &str,
+        run_id: &str,
+        claim: &str,
+        events: &[Event],
+    ) -> Result<Vec<Stored>, StoreError> {
+        let batch = encode_start(thread_id, run_id, events)?;
+        self.store(thread_id, run_id, 1, Some(claim), batch)
+    }
+
+    fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError> {
+        let claim: Option<Option<String>> = self
+            .conn()
+            .prepare_cached("SELECT claim FROM runs WHERE thread_id = ?1 AND run_id = ?2")
+            .and_then(|mut stmt| {
+                stmt.query_row(params![thread_id, run_id], |row| row.get(0))
+                    .optional()
+            })
+            .map_err(|e| backend("reading a run's claim", thread_id, Some(run_id), e))?;
+        Ok(claim.flatten())
     }
 
     fn read_after(
@@ -544,7 +599,8 @@ mod tests {
         let StoreError::Backend(message) = err else {
             panic!("{err:?}")
         };
-        assert!(message.contains("schema version 2"), "{message}");
+        let newer = format!("schema version {}", SCHEMA_VERSION + 1);
+        assert!(message.contains(&newer), "{message}");
         assert!(message.contains("runs.sqlite"), "{message}");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
