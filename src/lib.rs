@@ -68,6 +68,7 @@ mod scan;
 mod splitter;
 #[cfg(feature = "async")]
 pub mod stream;
+mod writer;
 
 #[cfg(feature = "official")]
 pub mod official;
@@ -76,6 +77,7 @@ pub use config::{Config, Framing};
 pub use error::{Error, ErrorKind};
 pub use message::{Event, Message, MessageKind, Version};
 pub use splitter::{Events, MAX_SPLIT_FIELD_BYTES, Splitter};
+pub use writer::to_streaming_json;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

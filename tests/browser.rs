@@ -1,5 +1,7 @@
-//! The restaurant finder page in a real browser: the demo server (scripted model, default pace)
-//! runs in-process, and `tests/browser/run.mjs` drives headless Chromium through the page with
+//! The restaurant finder page in a real browser: the demo server runs as a process, through its
+//! own entry point (`restaurant_finder serve --addr 127.0.0.1:0`, the binary `cargo test` builds,
+//! with its scripted model at its default pace or `$A2UI_SCRIPTED_DELAY_MS`), and
+//! `tests/browser/run.mjs` drives headless Chromium through the page it serves with
 //! the official `@a2ui/lit` renderer, once per A2UI version. It checks that the restaurant cards
 //! appear while the answer streams (not all at the end), that the renderer throws nothing, and
 //! that Book → booking form → Reserve → confirmation works. Its timings are printed (run with
@@ -10,39 +12,14 @@
 //! missing). Without them the test says what is missing in one line and passes, except with
 //! `CI=true`, where it fails.
 
-#![allow(dead_code)]
+mod support;
 
-#[path = "../examples/restaurant_finder/console.rs"]
-mod console;
-#[path = "../examples/restaurant_finder/limits.rs"]
-mod limits;
-#[path = "../examples/restaurant_finder/llm.rs"]
-mod llm;
-#[path = "../examples/restaurant_finder/official.rs"]
-mod official;
-#[path = "../examples/restaurant_finder/page.rs"]
-mod page;
-#[path = "../examples/restaurant_finder/prompt.rs"]
-mod prompt;
-#[path = "../examples/restaurant_finder/runs.rs"]
-mod runs;
-#[path = "../examples/restaurant_finder/scripted.rs"]
-mod scripted;
-#[path = "../examples/restaurant_finder/server.rs"]
-mod server;
-#[path = "../examples/restaurant_finder/surface.rs"]
-mod surface;
-#[path = "../examples/restaurant_finder/tools.rs"]
-mod tools;
-#[path = "../examples/restaurant_finder/trim.rs"]
-mod trim;
-#[path = "../examples/restaurant_finder/ui.rs"]
-mod ui;
-
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use support::demo::{self, Model, Server};
 use tokio::process::Command;
 use tokio::sync::{Mutex, OnceCell};
 
@@ -64,6 +41,13 @@ static SAID_SKIP: AtomicBool = AtomicBool::new(false);
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The page's folder, as the demo finds it: `$A2UI_PAGE_DIR`, else the one in this checkout.
+fn page_dir() -> PathBuf {
+    std::env::var_os("A2UI_PAGE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("examples/restaurant_finder/page"))
 }
 
 /// Runs `program args` in `dir` within `limit`; `Err` says what went wrong (with its output).
@@ -102,7 +86,7 @@ async fn run_tool(
 /// Checks for node, npm, Chromium, the page's packages and bundles; installs the packages
 /// (`npm ci`) and builds the bundles once when they are missing.
 async fn prepare() -> Result<PathBuf, String> {
-    let page = page::page_dir();
+    let page = page_dir();
     for tool in ["node", "npm"] {
         run_tool(tool, &["--version"], &page, Duration::from_secs(30))
             .await
@@ -177,40 +161,48 @@ async fn ready() -> Option<PathBuf> {
     }
 }
 
-/// The restaurants the scripted model shows for [`QUERY`], in order.
-fn expected_names() -> Vec<String> {
-    let args = scripted::parse_query(QUERY);
-    let count = args.count.unwrap_or(5) as usize;
-    tools::get_restaurants(&args.cuisine, &args.location, count)
-        .into_iter()
-        .map(|r| r.name)
-        .collect()
+/// The restaurants the demo shows for [`QUERY`], in order: the names in the list's data model
+/// after its console run (`--messages`), once per test binary.
+async fn expected_names() -> Vec<String> {
+    static NAMES: OnceCell<Vec<String>> = OnceCell::const_new();
+    NAMES
+        .get_or_init(|| async {
+            let out =
+                demo::console(&["--a2ui", "0.9", "--messages", QUERY], Model::Scripted(0)).await;
+            assert!(!out.failed(), "the console run failed:\n{}", out.text());
+            let mut ui = a2ui_stream::renderer::RendererState::new();
+            for m in out.messages() {
+                ui.apply(&m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            }
+            let items = ui
+                .surface("restaurant-list")
+                .and_then(|s| s.data("/items"))
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            items
+                .iter()
+                .filter_map(|r| r["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .await
+        .clone()
 }
 
-/// Serves the demo (scripted model at its default pace) on 127.0.0.1 and runs the browser script
-/// for `version` against it.
+/// Serves the demo (its scripted model at the default pace) on 127.0.0.1 and runs the browser
+/// script for `version` against it.
 async fn browser_run(version: &str, cut_after: Option<usize>) {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(chrome) = ready().await else { return };
 
-    let model = scripted::ScriptedModel::start(scripted::delay_from_env())
-        .await
-        .expect("scripted model");
-    let agent = llm::Agent::new(&llm::ModelConfig {
-        api_base: model.api_base(),
-        api_key: "scripted".into(),
-        model: "scripted".into(),
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local address");
-    let mut config = server::ServerConfig::new(ui::Version::V09);
-    config.cut_after = cut_after;
-    let app = server::router_with(agent, config, tokio::sync::watch::channel(false).1);
-    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let cut = cut_after.map(|n| n.to_string());
+    let mut args = vec![];
+    if let Some(n) = &cut {
+        args.extend(["--cut-after", n.as_str()]);
+    }
+    let server = Server::start(&args, Model::ScriptedAtDefaultPace).await;
 
-    let names = expected_names();
+    let names = expected_names().await;
     assert_eq!(
         names.len(),
         5,
@@ -224,7 +216,7 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
         .join("browser")
         .join(format!("restaurant-finder-{version}.png"));
     let script = repo().join("tests/browser/run.mjs");
-    let url = format!("http://{addr}");
+    let url = server.base.clone();
     let child = Command::new("node")
         .arg(&script)
         .args([url.as_str(), version, "--query", QUERY, "--names"])
@@ -233,7 +225,7 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
         .arg(&shot)
         .args(["--resumes", if cut_after.is_some() { "yes" } else { "no" }])
         .env("CHROME", &chrome)
-        .env("A2UI_PAGE_DIR", page::page_dir())
+        .env("A2UI_PAGE_DIR", page_dir())
         .current_dir(repo())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -242,7 +234,6 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
         .spawn()
         .expect("start node");
     let out = tokio::time::timeout(RUN_TIMEOUT, child.wait_with_output()).await;
-    server.abort();
     let out = match out {
         Ok(out) => out.expect("node ran"),
         Err(_) => panic!(
@@ -258,9 +249,11 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
     println!("{}", text.trim_end());
     assert!(
         out.status.success(),
-        "{version}: the browser run failed ({}):\n{text}",
-        out.status
+        "{version}: the browser run failed ({}):\n{text}\n--- the demo server's log ---\n{}",
+        out.status,
+        server.log_text()
     );
+    drop(server);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

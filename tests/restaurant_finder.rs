@@ -1,35 +1,10 @@
-//! End-to-end tests of the restaurant finder example: a slow OpenAI-compatible mock behind the
-//! real async-openai loop and AG-UI server, and the scripted default path in console and server
-//! form.
-
-#![allow(dead_code)]
-
-#[path = "../examples/restaurant_finder/console.rs"]
-mod console;
-#[path = "../examples/restaurant_finder/limits.rs"]
-mod limits;
-#[path = "../examples/restaurant_finder/llm.rs"]
-mod llm;
-#[path = "../examples/restaurant_finder/official.rs"]
-mod official;
-#[path = "../examples/restaurant_finder/page.rs"]
-mod page;
-#[path = "../examples/restaurant_finder/prompt.rs"]
-mod prompt;
-#[path = "../examples/restaurant_finder/runs.rs"]
-mod runs;
-#[path = "../examples/restaurant_finder/scripted.rs"]
-mod scripted;
-#[path = "../examples/restaurant_finder/server.rs"]
-mod server;
-#[path = "../examples/restaurant_finder/surface.rs"]
-mod surface;
-#[path = "../examples/restaurant_finder/tools.rs"]
-mod tools;
-#[path = "../examples/restaurant_finder/trim.rs"]
-mod trim;
-#[path = "../examples/restaurant_finder/ui.rs"]
-mod ui;
+//! End-to-end tests of the restaurant finder example, run through its own entry point: the
+//! binary `cargo test` builds (`target/<profile>/examples/restaurant_finder`), on the console or
+//! as a server (`serve --addr 127.0.0.1:0`). A slow OpenAI-compatible mock in this test process
+//! stands behind the demo's async-openai loop and AG-UI server; without it the demo's scripted
+//! model answers. No module of the example is included: what the client receives is rebuilt
+//! with the crate's `RendererState` and checked with the official validator of the crate's
+//! built-in catalogs.
 
 mod support;
 
@@ -40,7 +15,9 @@ mod checks;
 #[path = "restaurant_finder/v1_0.rs"]
 mod v1_0;
 
+use a2ui_stream::Version;
 use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, Event, PatchOp, SseReader};
+use a2ui_stream::renderer::RendererState;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header;
@@ -49,14 +26,27 @@ use axum::routing::post;
 use axum::{Json, Router};
 use checks::problems;
 use futures::StreamExt;
-use llm::{Agent, ModelConfig};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-use surface::Ui;
-use ui::Version;
+use support::demo::{self, Model, Server};
+
+/// The demo's surfaces, actions and events, as a client sees them.
+const LIST_SURFACE: &str = "restaurant-list";
+const BOOKING_SURFACE: &str = "booking-form";
+const CONFIRMATION_SURFACE: &str = "confirmation";
+const BOOK_ACTION: &str = "book_restaurant";
+const SUBMIT_ACTION: &str = "submit_booking";
+/// The `CUSTOM` event the demo sends when it rejects a UI and asks the model again.
+const RETRY_EVENT: &str = "a2ui-retry";
+/// How the demo's message asking the model to correct a UI begins.
+const RETRY_PREFIX: &str = "[ui rejected]";
+const BASIC_CATALOG_V09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+const BASIC_CATALOG_V10: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+/// What the demo says checks its UIs, on the console and when it starts serving.
+const UI_CHECKS: &str = "official A2UI validator (built-in basic catalogs of v0.8, v0.9 and v1.0)";
 
 // ---------------------------------------------------------------------------------------------
 // A slow OpenAI-compatible mock
@@ -184,11 +174,10 @@ fn tool_call_payloads() -> Vec<String> {
     ]
 }
 
-/// The UI the mock writes (v0.9): a surface, five components top-down, data.
+/// The UI the mock writes (v0.9): a surface, four components top-down, data.
 fn mock_ui() -> Vec<Value> {
     vec![
-        json!({"version": "v0.9", "createSurface": {"surfaceId": "results",
-               "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}),
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "results", "catalogId": BASIC_CATALOG_V09}}),
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "results", "components": [
             {"id": "root", "component": "Column", "children": ["heading", "first"]},
             {"id": "heading", "component": "Text", "variant": "h1", "text": {"path": "/title"}},
@@ -200,8 +189,13 @@ fn mock_ui() -> Vec<Value> {
     ]
 }
 
+/// An answer with `messages` as the block a model writes: compact JSON in streaming key order,
+/// one message a line, in a list between `<a2ui-json>` tags, with prose around it.
 fn ui_answer(messages: &[Value]) -> String {
-    let body: Vec<String> = messages.iter().map(Value::to_string).collect();
+    let body: Vec<String> = messages
+        .iter()
+        .map(a2ui_stream::to_streaming_json)
+        .collect();
     format!(
         "Here is what I found.\n<a2ui-json>\n[\n{}\n]\n</a2ui-json>\nEnjoy!",
         body.join(",\n")
@@ -229,17 +223,14 @@ fn last_content(request: &Value) -> String {
 // ---------------------------------------------------------------------------------------------
 // The AG-UI side
 
-async fn start_server(agent: Agent, version: Version) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let mut config = server::ServerConfig::new(version);
-        config.origins = server::Origins::default();
-        server::serve(listener, agent, config, std::future::pending())
-            .await
-            .unwrap()
-    });
-    format!("http://{addr}")
+/// The demo serving with the scripted model at full speed.
+async fn scripted_server(args: &[&str]) -> Server {
+    Server::start(args, Model::Scripted(0)).await
+}
+
+/// The demo serving with the mock at `api_base` as its model.
+async fn mock_server(api_base: &str, args: &[&str]) -> Server {
+    Server::start(args, Model::At(api_base)).await
 }
 
 fn run_input(run_id: &str, user: &str, forwarded: Value) -> Value {
@@ -252,7 +243,7 @@ fn run_input(run_id: &str, user: &str, forwarded: Value) -> Value {
 
 /// Posts a run and reads its events as they arrive; `on_event` sees each one on arrival.
 async fn post_run(base: &str, input: &Value, mut on_event: impl FnMut(&Event)) -> Vec<Event> {
-    let client = reqwest::Client::new();
+    let client = demo::http();
     let resp = client
         .post(format!("{base}/agent"))
         .header("content-type", "application/json")
@@ -326,12 +317,20 @@ fn received_operations(events: &[Event]) -> Vec<Value> {
     order
 }
 
-fn rebuild(ops: &[Value]) -> Ui {
-    let mut ui = Ui::new();
+/// What a renderer holds after `ops`, each applied as it arrived.
+fn rebuild(ops: &[Value]) -> RendererState {
+    let mut ui = RendererState::new();
     for op in ops {
-        ui.apply(op).unwrap();
+        ui.apply(op)
+            .unwrap_or_else(|e| panic!("a renderer refuses {op}: {e}"));
     }
     ui
+}
+
+/// The value at `pointer` of surface `id`'s data model.
+fn data(ui: &RendererState, id: &str, pointer: &str) -> Value {
+    let surface = ui.surface(id).unwrap_or_else(|| panic!("no surface {id}"));
+    surface.data(pointer).cloned().unwrap_or(Value::Null)
 }
 
 fn text_of(events: &[Event]) -> String {
@@ -342,6 +341,34 @@ fn text_of(events: &[Event]) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// The `RUN_ERROR` a run ended with: its message and code.
+fn run_error(events: &[Event]) -> Option<(String, Option<String>)> {
+    match events.last() {
+        Some(Event::RunError(e)) => Some((e.message.clone(), e.code.clone())),
+        _ => None,
+    }
+}
+
+/// The value of the `CUSTOM` event named `name`.
+fn custom(events: &[Event], name: &str) -> Option<Value> {
+    events.iter().find_map(|e| match e {
+        Event::Custom(c) if c.name == name => Some(c.value.clone()),
+        _ => None,
+    })
+}
+
+/// Whether `m` is a component update of surface `surface` holding a component `id`.
+fn updates_component(m: &Value, surface: &str, id: &str) -> bool {
+    ["updateComponents", "surfaceUpdate"].iter().any(|k| {
+        m.get(*k).is_some_and(|b| {
+            b["surfaceId"] == surface
+                && b["components"]
+                    .as_array()
+                    .is_some_and(|cs| cs.iter().any(|c| c["id"] == id))
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,12 +384,8 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
         }
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(15)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "test-key".into(),
-        model: "mock-model".into(),
-    });
-    let base = start_server(agent, Version::V08).await;
+    // The server speaks v0.8 unless a run asks for another version; this one asks for v0.9.
+    let server = mock_server(&api_base, &["--a2ui", "0.8"]).await;
 
     let mut first_ui_before_mock_done = None;
     let done = mock.ui_stream_done.clone();
@@ -371,7 +394,7 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
         "Top 3 Chinese restaurants in New York",
         json!({"a2uiVersion": "v0.9"}),
     );
-    let events = post_run(&base, &input, |ev| {
+    let events = post_run(&server.base, &input, |ev| {
         if let Event::ActivitySnapshot(s) = ev {
             if s.activity_type == A2UI_ACTIVITY_TYPE && first_ui_before_mock_done.is_none() {
                 first_ui_before_mock_done = Some(!done.load(Ordering::SeqCst));
@@ -408,12 +431,13 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
             _ => None,
         })
         .unwrap();
-    let found: Vec<tools::Restaurant> = serde_json::from_str(&result).unwrap();
+    let found: Vec<Value> = serde_json::from_str(&result).unwrap();
     assert_eq!(found.len(), 3);
     assert!(
         found
             .iter()
-            .all(|r| r.cuisine == "Chinese" && r.city == "New York")
+            .all(|r| r["cuisine"] == "Chinese" && r["city"] == "New York"),
+        "{result}"
     );
     // The second model call carried the tool result back.
     let bodies = mock.bodies.lock().unwrap().clone();
@@ -450,105 +474,91 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
     );
 }
 
-/// A console that notes, when the first component line is written, whether the model was done.
-struct Watched {
-    out: Vec<u8>,
-    done: Arc<AtomicBool>,
-    first_component_while_streaming: Option<bool>,
-}
-
-impl std::io::Write for Watched {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.first_component_while_streaming.is_none()
-            && String::from_utf8_lossy(buf).contains("a2ui updateComponents")
-        {
-            self.first_component_while_streaming = Some(!self.done.load(Ordering::SeqCst));
-        }
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn the_console_prints_components_while_the_model_is_still_streaming() {
     let script: Script = Arc::new(|_req: &Value| text_payloads(&ui_answer(&mock_ui()), 4));
     let (mock, api_base) = start_mock(script, Duration::from_millis(10)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
-    let mut out = Watched {
-        out: Vec::new(),
-        done: mock.ui_stream_done.clone(),
-        first_component_while_streaming: None,
-    };
-    let req = llm::RunRequest::query(Version::V09, "anything");
-    let summary = console::run(&agent, &req, &mut out, 120).await;
-    let text = String::from_utf8(out.out).unwrap();
-    assert!(!summary.failed, "{text}");
-    assert_eq!(out.first_component_while_streaming, Some(true), "{text}");
+    // Notes, when the first component line is printed, whether the model was done.
+    let done = mock.ui_stream_done.clone();
+    let mut first_component_while_streaming = None;
+    let out = demo::console_watched(&["--messages", "anything"], Model::At(&api_base), |line| {
+        let component = demo::a2ui_line(line).is_some_and(|m| m.get("updateComponents").is_some());
+        if component && first_component_while_streaming.is_none() {
+            first_component_while_streaming = Some(!done.load(Ordering::SeqCst));
+        }
+    })
+    .await;
+    let text = out.text();
+    assert!(!out.failed(), "{text}");
+    assert_eq!(first_component_while_streaming, Some(true), "{text}");
     assert!(mock.ui_stream_done.load(Ordering::SeqCst));
-    assert_eq!(summary.messages, 6, "{text}");
-    assert!(text.contains("Here is what I found."), "{text}");
+    // 1 surface, 4 components, and the data model in 3 pieces: the root set to `{}`, then each
+    // of its two values (the mock writes its messages in streaming key order).
+    let summary = out.summary();
+    assert_eq!(summary.messages, 8, "{text}");
+    assert_eq!(out.messages().len(), 8, "{text}");
+    assert!(out.stdout.contains("Here is what I found."), "{text}");
     assert!(
-        text.contains("a2ui updateComponents results#first-name"),
+        out.messages()
+            .iter()
+            .any(|m| updates_component(m, "results", "first-name")),
         "{text}"
     );
 }
 
-async fn scripted_agent() -> (Agent, scripted::ScriptedModel) {
-    let model = scripted::ScriptedModel::start(Duration::ZERO)
-        .await
-        .unwrap();
-    let agent = Agent::new(&ModelConfig {
-        api_base: model.api_base(),
-        api_key: "scripted".into(),
-        model: "scripted".into(),
-    });
-    (agent, model)
-}
-
 #[tokio::test]
 async fn scripted_default_path_in_the_console() {
-    let (agent, _model) = scripted_agent().await;
-    let mut out = Vec::new();
-    let req = llm::RunRequest::query(Version::V09, "Top 5 Chinese restaurants in New York");
-    let summary = console::run(&agent, &req, &mut out, 160).await;
-    let out = String::from_utf8(out).unwrap();
-    assert!(!summary.failed, "{out}");
+    let out = demo::console(
+        &["--messages", "Top 5 Chinese restaurants in New York"],
+        Model::Scripted(1),
+    )
+    .await;
+    let text = out.text();
+    let stdout = &out.stdout;
+    assert!(!out.failed(), "{text}");
     assert!(
-        out.contains("Let me look up the best Chinese restaurants in New York."),
-        "{out}"
+        stdout.contains("Let me look up the best Chinese restaurants in New York."),
+        "{text}"
     );
-    assert!(out.contains("tool call get_restaurants"), "{out}");
-    assert!(out.contains("tool result: 5 results"), "{out}");
-    assert!(out.contains("a2ui createSurface restaurant-list"), "{out}");
+    assert!(stdout.contains("tool call get_restaurants"), "{text}");
+    assert!(stdout.contains("tool result: 5 results"), "{text}");
+    let messages = out.messages();
     assert!(
-        out.contains("a2ui updateComponents restaurant-list#root"),
-        "{out}"
+        messages
+            .iter()
+            .any(|m| m["createSurface"]["surfaceId"] == LIST_SURFACE),
+        "{text}"
     );
     assert!(
-        out.contains("a2ui updateComponents restaurant-list#card-book"),
-        "{out}"
+        messages
+            .iter()
+            .any(|m| updates_component(m, LIST_SURFACE, "root")),
+        "{text}"
     );
-    assert!(!out.contains("<a2ui-json>"), "{out}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| updates_component(m, LIST_SURFACE, "card-book")),
+        "{text}"
+    );
+    assert!(!stdout.contains("<a2ui-json>"), "{text}");
     // 1 surface + 13 components + the data model in 8 pieces: the root set to `{}`, the title,
     // `/items` set to `[]` and each of the five records.
-    assert_eq!(summary.messages, 22, "{out}");
+    let summary = out.summary();
+    assert_eq!(summary.messages, 22, "{text}");
+    assert_eq!(messages.len(), 22, "{text}");
     let first_component = summary.first_component_ms.unwrap();
     let first_content = summary.first_content_ms.unwrap();
-    assert!(first_component < first_content, "{out}");
+    assert!(first_component < first_content, "{text}");
     // The first card's record goes out while the later ones are still being written.
-    assert!(first_content < summary.total_ms, "{out}");
+    assert!(first_content < summary.total_ms, "{text}");
     assert!(
-        out.contains("a2ui updateDataModel restaurant-list "),
-        "{out}"
+        messages
+            .iter()
+            .any(|m| m["updateDataModel"]["surfaceId"] == LIST_SURFACE),
+        "{text}"
     );
-    let last = out.lines().last().unwrap();
+    let last = stdout.lines().last().unwrap();
     assert!(
         last.starts_with("summary: first component after "),
         "{last}"
@@ -559,15 +569,19 @@ async fn scripted_default_path_in_the_console() {
 
 #[tokio::test]
 async fn scripted_default_path_over_ag_ui_list_booking_confirmation() {
-    let (agent, _model) = scripted_agent().await;
-    let base = start_server(agent, Version::V09).await;
-    let health = reqwest::get(format!("{base}/healthz")).await.unwrap();
+    let server = scripted_server(&[]).await;
+    let base = &server.base;
+    let health = demo::http()
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(health.status(), 200);
     assert_eq!(health.text().await.unwrap(), "ok");
 
     // The list.
     let events = post_run(
-        &base,
+        base,
         &run_input(
             "run-list",
             "Top 3 Italian restaurants in New York",
@@ -580,66 +594,77 @@ async fn scripted_default_path_over_ag_ui_list_booking_confirmation() {
     let ops = received_operations(&events);
     assert_eq!(problems(Version::V09, &ops), Vec::<String>::new());
     let ui = rebuild(&ops);
-    let list = &ui.surfaces[ui::LIST_SURFACE];
-    assert_eq!(list.version, "v0.9");
-    let items = list.data["items"].as_array().unwrap();
-    assert_eq!(items.len(), 3);
+    assert_eq!(ui.surface(LIST_SURFACE).unwrap().version(), Version::V09);
+    let items = data(&ui, LIST_SURFACE, "/items");
+    assert_eq!(items.as_array().unwrap().len(), 3);
     let first = items[0].clone();
     assert_eq!(first["name"], "Trattoria Ponte Vecchio");
 
     // Press "Book" on the first card: the client sends the resolved action context.
     let book = json!({"a2uiAction": {"userAction": {
-        "name": ui::BOOK_ACTION, "surfaceId": ui::LIST_SURFACE, "sourceComponentId": "card-book",
+        "name": BOOK_ACTION, "surfaceId": LIST_SURFACE, "sourceComponentId": "card-book",
         "timestamp": "2026-01-01T12:00:00Z",
         "context": {"restaurantName": first["name"], "address": first["address"], "imageUrl": first["imageUrl"]}
     }}});
-    let events = post_run(&base, &run_input("run-book", "", book), |_| {}).await;
+    let events = post_run(base, &run_input("run-book", "", book), |_| {}).await;
     agui::verify(&events).unwrap();
     let ops = received_operations(&events);
     assert_eq!(problems(Version::V09, &ops), Vec::<String>::new());
     let ui = rebuild(&ops);
-    let form = &ui.surfaces[ui::BOOKING_SURFACE];
-    assert_eq!(form.data["restaurantName"], "Trattoria Ponte Vecchio");
-    assert!(form.components.contains_key("booking-submit"));
+    assert_eq!(
+        data(&ui, BOOKING_SURFACE, "/restaurantName"),
+        "Trattoria Ponte Vecchio"
+    );
+    let form = ui.surface(BOOKING_SURFACE).unwrap();
+    assert!(form.component("booking-submit").is_some());
 
     // Submit the form.
     let submit = json!({"a2uiAction": {"userAction": {
-        "name": ui::SUBMIT_ACTION, "surfaceId": ui::BOOKING_SURFACE, "sourceComponentId": "booking-submit",
+        "name": SUBMIT_ACTION, "surfaceId": BOOKING_SURFACE, "sourceComponentId": "booking-submit",
         "context": {"restaurantName": "Trattoria Ponte Vecchio", "partySize": "4",
                     "reservationTime": "2026-01-02T19:30", "dietary": "vegetarian", "imageUrl": first["imageUrl"]}
     }}});
-    let events = post_run(&base, &run_input("run-submit", "", submit), |_| {}).await;
+    let events = post_run(base, &run_input("run-submit", "", submit), |_| {}).await;
     agui::verify(&events).unwrap();
     let ui = rebuild(&received_operations(&events));
-    let done = &ui.surfaces[ui::CONFIRMATION_SURFACE];
-    assert_eq!(done.data["details"], "Table for 4 at 2026-01-02T19:30");
-    assert_eq!(done.data["dietary"], "Dietary requirements: vegetarian");
+    assert_eq!(
+        data(&ui, CONFIRMATION_SURFACE, "/details"),
+        "Table for 4 at 2026-01-02T19:30"
+    );
+    assert_eq!(
+        data(&ui, CONFIRMATION_SURFACE, "/dietary"),
+        "Dietary requirements: vegetarian"
+    );
     assert!(text_of(&events).contains("is booked"));
 }
 
 #[tokio::test]
 async fn scripted_runs_in_v08_are_independent_when_concurrent() {
-    let (agent, _model) = scripted_agent().await;
-    let base = start_server(agent, Version::V09).await;
+    let server = scripted_server(&[]).await;
+    let base = &server.base;
     let a = run_input(
         "run-a",
         "Mexican food in San Francisco",
         json!({"a2uiVersion": "v0.8"}),
     );
     let b = run_input("run-b", "Top 2 Japanese restaurants in New York", json!({}));
-    let (ea, eb) = tokio::join!(post_run(&base, &a, |_| {}), post_run(&base, &b, |_| {}));
+    let (ea, eb) = tokio::join!(post_run(base, &a, |_| {}), post_run(base, &b, |_| {}));
     agui::verify(&ea).unwrap();
     agui::verify(&eb).unwrap();
     let (oa, ob) = (received_operations(&ea), received_operations(&eb));
     assert_eq!(problems(Version::V08, &oa), Vec::<String>::new());
     assert_eq!(problems(Version::V09, &ob), Vec::<String>::new());
     let (ua, ub) = (rebuild(&oa), rebuild(&ob));
-    let la = &ua.surfaces[ui::LIST_SURFACE];
-    let lb = &ub.surfaces[ui::LIST_SURFACE];
-    assert_eq!(la.version, "v0.8");
-    assert_eq!(lb.version, "v0.9");
-    assert_eq!(la.data["items"]["item1"]["name"], "Mission Tortillería");
-    assert_eq!(lb.data["items"].as_array().unwrap().len(), 2);
+    assert_eq!(ua.surface(LIST_SURFACE).unwrap().version(), Version::V08);
+    assert_eq!(ub.surface(LIST_SURFACE).unwrap().version(), Version::V09);
+    assert_eq!(
+        data(&ua, LIST_SURFACE, "/items/item1/name"),
+        "Mission Tortillería"
+    );
+    assert_eq!(
+        data(&ub, LIST_SURFACE, "/items").as_array().unwrap().len(),
+        2
+    );
     // Each run's events carry its own run id only.
     for (events, id) in [(&ea, "run-a"), (&eb, "run-b")] {
         let started = events.iter().find_map(|e| match e {
@@ -652,24 +677,55 @@ async fn scripted_runs_in_v08_are_independent_when_concurrent() {
 
 #[tokio::test]
 async fn a_bad_request_is_refused() {
-    let (agent, _model) = scripted_agent().await;
-    let base = start_server(agent, Version::V09).await;
-    let resp = reqwest::Client::new()
-        .post(format!("{base}/agent"))
-        .header("content-type", "application/json")
-        .body("{\"nope\":1}")
-        .send()
+    let server = scripted_server(&[]).await;
+    let base = &server.base;
+    let client = demo::http();
+    let send = |body: &str, ctype: Option<&str>| {
+        let mut req = client.post(format!("{base}/agent")).body(body.to_owned());
+        if let Some(ctype) = ctype {
+            req = req.header("content-type", ctype);
+        }
+        req.send()
+    };
+    // JSON that is not a RunAgentInput.
+    let resp = send("{\"nope\":1}", Some("application/json"))
         .await
         .unwrap();
     assert_eq!(resp.status(), 422);
+    // Not JSON at all, and a body that does not say it is JSON.
+    let resp = send("{\"threadId\":", Some("application/json"))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let input = run_input("run-y", "hi", json!({})).to_string();
+    let resp = send(&input, None).await.unwrap();
+    assert_eq!(resp.status(), 415);
+
+    // A version the demo does not speak: the agent refuses the run.
     let events = post_run(
-        &base,
+        base,
         &run_input("run-x", "hi", json!({"a2uiVersion": "v7"})),
         |_| {},
     )
     .await;
     agui::verify(&events).unwrap();
-    assert!(matches!(events.last(), Some(Event::RunError(e)) if e.message.contains("v7")));
+    let (message, code) = run_error(&events).expect("RUN_ERROR last");
+    assert!(message.contains("v7"), "{message}");
+    assert_eq!(code.as_deref(), Some("AGENT_ERROR"), "{message}");
+    // Nothing to answer: no user message and no UI action (in a thread of its own, as the
+    // server lays a thread's earlier messages under a run's).
+    let mut silent = run_input("run-z", "", json!({}));
+    silent["threadId"] = json!("thread-silent");
+    silent["messages"] = json!([]);
+    let events = post_run(base, &silent, |_| {}).await;
+    agui::verify(&events).unwrap();
+    let (message, code) = run_error(&events).expect("RUN_ERROR last");
+    assert!(message.contains("no user message"), "{message}");
+    assert_eq!(code.as_deref(), Some("AGENT_ERROR"), "{message}");
+    // The same run id with another request.
+    let other = run_input("run-x", "something else", json!({})).to_string();
+    let resp = send(&other, Some("application/json")).await.unwrap();
+    assert_eq!(resp.status(), 409);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -677,10 +733,15 @@ async fn a_bad_request_is_refused() {
 
 #[tokio::test]
 async fn only_allowed_origins_and_json_bodies_start_runs() {
-    let (agent, _model) = scripted_agent().await;
-    let base = start_server(agent, Version::V09).await;
-    let client = reqwest::Client::new();
-    let input = run_input("run-cors", "Top 2 Thai restaurants in Boston", json!({})).to_string();
+    let server = scripted_server(&[]).await;
+    let base = &server.base;
+    let client = demo::http();
+    let input = |id: &str| run_input(id, "Top 2 Thai restaurants in Boston", json!({})).to_string();
+    let allow_origin = |r: &reqwest::Response| {
+        r.headers()
+            .get("access-control-allow-origin")
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
     // Preflight from a loopback page: answered, with the origin allowed.
     let pre = client
         .request(reqwest::Method::OPTIONS, format!("{base}/agent"))
@@ -690,11 +751,8 @@ async fn only_allowed_origins_and_json_bodies_start_runs() {
         .send()
         .await
         .unwrap();
-    assert_eq!(pre.status(), 204);
-    assert_eq!(
-        pre.headers()["access-control-allow-origin"],
-        "http://localhost:5173"
-    );
+    assert!(pre.status().is_success(), "{}", pre.status());
+    assert_eq!(allow_origin(&pre).as_deref(), Some("http://localhost:5173"));
     assert!(
         pre.headers()["access-control-allow-methods"]
             .to_str()
@@ -705,31 +763,47 @@ async fn only_allowed_origins_and_json_bodies_start_runs() {
         pre.headers()["access-control-allow-headers"]
             .to_str()
             .unwrap()
+            .to_lowercase()
             .contains("content-type")
     );
-    // A foreign page: refused before any run starts, preflight or not, whatever the body type.
-    for (method, ctype) in [
-        (reqwest::Method::OPTIONS, "application/json"),
-        (reqwest::Method::POST, "application/json"),
-        (reqwest::Method::POST, "text/plain"),
-    ] {
-        let r = client
-            .request(method.clone(), format!("{base}/agent"))
-            .header("origin", "https://evil.example")
-            .header("content-type", ctype)
-            .body(input.clone())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 403, "{method} {ctype}");
-        assert!(r.headers().get("access-control-allow-origin").is_none());
-        assert!(!r.text().await.unwrap().contains("RUN_STARTED"));
-    }
+    // A foreign page: its preflight is answered without the origin allowed, so a browser sends
+    // no JSON POST from it, and no response reaches it (no `access-control-allow-origin`).
+    let pre = client
+        .request(reqwest::Method::OPTIONS, format!("{base}/agent"))
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(allow_origin(&pre), None);
+    let r = client
+        .post(format!("{base}/agent"))
+        .header("origin", "https://evil.example")
+        .header("content-type", "application/json")
+        .body(input("run-evil-json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(allow_origin(&r), None);
+    let _ = r.bytes().await;
+    // What a page may send without a preflight (`text/plain`) is refused before any run starts.
+    let r = client
+        .post(format!("{base}/agent"))
+        .header("origin", "https://evil.example")
+        .header("content-type", "text/plain")
+        .body(input("run-evil-text"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    assert_eq!(allow_origin(&r), None);
+    assert!(!r.text().await.unwrap().contains("RUN_STARTED"));
     // A `text/plain` body (what a form or a no-preflight fetch sends) is refused, from anywhere.
     let r = client
         .post(format!("{base}/agent"))
         .header("content-type", "text/plain")
-        .body(input.clone())
+        .body(input("run-text"))
         .send()
         .await
         .unwrap();
@@ -740,18 +814,19 @@ async fn only_allowed_origins_and_json_bodies_start_runs() {
         .post(format!("{base}/agent"))
         .header("origin", own.as_str())
         .header("content-type", "application/json; charset=utf-8")
-        .body(input.clone())
+        .body(input("run-own"))
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.headers()["access-control-allow-origin"], own.as_str());
+    assert_eq!(allow_origin(&r).as_deref(), Some(own.as_str()));
     assert!(r.text().await.unwrap().contains("RUN_FINISHED"));
 }
 
-#[test]
-fn allowed_origins_are_configurable() {
-    let mut origins = server::Origins::default();
+#[tokio::test]
+async fn allowed_origins_are_configurable() {
+    // The rule the demo serves with (the server crate's).
+    let mut origins = a2ui_stream_server::Origins::default();
     let host = Some("127.0.0.1:8000");
     assert!(origins.allows("http://127.0.0.1:8000", host));
     assert!(origins.allows("http://localhost:3000", host));
@@ -765,6 +840,30 @@ fn allowed_origins_are_configurable() {
     assert!(!origins.allows("https://third.example.com", host));
     origins.add("*");
     assert!(origins.allows("https://third.example.com", host));
+
+    // And the demo's `--allow-origin`.
+    let allowed = |base: String, origin: &'static str| async move {
+        let pre = demo::http()
+            .request(reqwest::Method::OPTIONS, format!("{base}/agent"))
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "content-type")
+            .send()
+            .await
+            .unwrap();
+        pre.headers().get("access-control-allow-origin").is_some()
+    };
+    let some = scripted_server(&[
+        "--allow-origin",
+        "https://app.example.com, https://other.example.com/",
+    ])
+    .await;
+    assert!(allowed(some.base.clone(), "https://app.example.com").await);
+    assert!(allowed(some.base.clone(), "https://other.example.com").await);
+    assert!(allowed(some.base.clone(), "http://localhost:3000").await);
+    assert!(!allowed(some.base.clone(), "https://third.example.com").await);
+    let any = scripted_server(&["--allow-origin", "*"]).await;
+    assert!(allowed(any.base.clone(), "https://third.example.com").await);
 }
 
 /// The catalog id of the list's `createSurface`, as the client received it.
@@ -777,13 +876,13 @@ fn list_catalog(events: &[Event]) -> String {
 
 #[tokio::test]
 async fn the_basic_catalog_is_named_as_the_client_knows_it() {
-    let (agent, _model) = scripted_agent().await;
-    let base = start_server(agent, Version::V09).await;
-    let spec = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let server = scripted_server(&[]).await;
+    let base = &server.base;
+    let spec = BASIC_CATALOG_V09;
     let copilotkit = "https://a2ui.org/specification/v0_9/basic_catalog.json";
     // No capabilities: the spec's id.
     let events = post_run(
-        &base,
+        base,
         &run_input("r1", "Top 2 pizza places in Rome", json!({})),
         |_| {},
     )
@@ -792,7 +891,7 @@ async fn the_basic_catalog_is_named_as_the_client_knows_it() {
     // A2UI client capabilities (v0.9 form) naming CopilotKit's id.
     let caps = json!({"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": [copilotkit]}}});
     let events = post_run(
-        &base,
+        base,
         &run_input("r2", "Top 2 pizza places in Rome", caps),
         |_| {},
     )
@@ -808,7 +907,7 @@ async fn the_basic_catalog_is_named_as_the_client_knows_it() {
         "description": "A2UI catalog capabilities: available catalog IDs and custom component definitions the client can render.",
         "value": format!("Available A2UI catalog:\n- {copilotkit} (basic catalog)")
     }]);
-    let events = post_run(&base, &input, |_| {}).await;
+    let events = post_run(base, &input, |_| {}).await;
     assert_eq!(list_catalog(&events), copilotkit);
     agui::verify(&events).unwrap();
 }

@@ -1,7 +1,13 @@
-//! Console mode: prose as it arrives, each A2UI message with the milliseconds since the request,
-//! then a summary line.
+//! Console mode: the run's prose as it arrives and its UI drawn as text, redrawn in place as it
+//! grows on a terminal (appended when the output is not one), then a summary line with the
+//! timings. `--messages` adds each A2UI message as a JSON line.
 
-use crate::llm::{Agent, AgentEvent, RunRequest};
+use crate::agent::{RETRY_EVENT, RestaurantAgent};
+use crate::view::{self, Screen};
+use a2ui_stream::agui::{A2UI_ERROR_EVENT, A2UI_OPERATIONS, Event, RunAgentInput};
+use a2ui_stream::renderer::RendererState;
+use a2ui_stream_server::{Agent, CancellationToken, Deadlines, MODEL_RETRY_EVENT, Run, RunWriter};
+use serde_json::Value;
 use std::io::Write;
 use std::time::Instant;
 
@@ -10,8 +16,7 @@ use std::time::Instant;
 pub struct Summary {
     /// Milliseconds from the request to the first component.
     pub first_component_ms: Option<u128>,
-    /// Milliseconds from the request to the first content: the first data entry a card shows
-    /// (a record of the list the cards are bound to, `/items/...`).
+    /// Milliseconds from the request to the first record a card shows (`/items/...`).
     pub first_content_ms: Option<u128>,
     /// Milliseconds from the request to the end of the run.
     pub total_ms: u128,
@@ -23,160 +28,235 @@ pub struct Summary {
     pub failed: bool,
 }
 
-/// Whether a data-model message puts a record of the card list (`/items/...`) in place: an
-/// update at a path under `/items` whose value is not an empty container.
-fn shows_a_record(m: &a2ui_stream::Message) -> bool {
-    let Ok(v) = m.to_value() else {
-        return false;
-    };
-    let Some(body) = v
+/// Whether a data-model message puts a record of the card list (`/items/...`) in place.
+fn shows_a_record(m: &Value) -> bool {
+    let Some(body) = m
         .get("updateDataModel")
-        .or_else(|| v.get("dataModelUpdate"))
+        .or_else(|| m.get("dataModelUpdate"))
     else {
         return false;
     };
-    let path = body.get("path").and_then(|p| p.as_str()).unwrap_or("/");
+    let path = body.get("path").and_then(Value::as_str).unwrap_or("/");
     let value = body.get("value").or_else(|| body.get("contents"));
     let empty = match value {
-        Some(serde_json::Value::Array(a)) => a.is_empty(),
-        Some(serde_json::Value::Object(o)) => o.is_empty(),
+        Some(Value::Array(a)) => a.is_empty(),
+        Some(Value::Object(o)) => o.is_empty(),
         Some(_) => false,
         None => true,
     };
-    // A whole update at the root or at `/items` counts when it holds records.
-    let holds_items = |v: &serde_json::Value| match v {
-        serde_json::Value::Object(o) => o.contains_key("items"),
-        serde_json::Value::Array(a) => a
-            .iter()
-            .any(|e| e.get("key").and_then(|k| k.as_str()) == Some("items")),
+    let holds_items = |v: &Value| match v {
+        Value::Object(o) => o.contains_key("items"),
+        Value::Array(a) => a.iter().any(|e| e.get("key") == Some(&"items".into())),
         _ => false,
     };
     match path {
-        "/items" => !empty,
-        p if p.starts_with("/items/") => !empty,
+        p if p == "/items" || p.starts_with("/items/") => !empty,
         "/" | "" => value.is_some_and(holds_items),
         _ => false,
     }
 }
 
+/// Whether a message carries components.
+fn has_components(m: &Value) -> bool {
+    ["surfaceUpdate", "updateComponents", "createSurface"]
+        .iter()
+        .any(|k| m.get(k).and_then(|b| b.get("components")).is_some())
+}
+
 /// Shortens `s` to at most `max` characters, marking the cut.
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
-        s.to_owned()
-    } else {
-        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// How the console prints.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// Columns lines are cut at.
+    pub width: usize,
+    /// Print each A2UI message as a JSON line (whole, not cut at `width`).
+    pub messages: bool,
+    /// The output is a terminal: redraw the UI in place.
+    pub terminal: bool,
+}
+
+struct Printer<W: Write> {
+    screen: Screen<W>,
+    start: Instant,
+    style: Style,
+    at_line_start: bool,
+    ui: RendererState,
+    summary: Summary,
+}
+
+impl<W: Write> Printer<W> {
+    fn out(&mut self) -> &mut W {
+        self.screen.detach();
+        self.screen.out()
+    }
+
+    fn line(&mut self, text: &str) {
+        let ms = self.start.elapsed().as_millis();
+        let fresh = self.at_line_start;
+        let out = self.out();
+        if !fresh {
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "[{ms:>6} ms] {text}");
+        self.at_line_start = true;
+    }
+
+    fn a2ui(&mut self, m: &Value) {
+        let ms = self.start.elapsed().as_millis();
+        let json = m.to_string();
+        self.summary.messages += 1;
+        self.summary.bytes += json.len();
+        if has_components(m) {
+            self.summary.first_component_ms.get_or_insert(ms);
+        }
+        if shows_a_record(m) {
+            self.summary.first_content_ms.get_or_insert(ms);
+        }
+        if self.style.messages {
+            self.line(&format!("a2ui {json}"));
+        }
+        if let Err(e) = self.ui.apply(m) {
+            self.line(&format!("the UI refuses a message: {e}"));
+        }
+        if !self.at_line_start {
+            let _ = writeln!(self.out());
+            self.at_line_start = true;
+        }
+        let width = self.style.width;
+        let lines: Vec<String> = view::draw(&self.ui)
+            .into_iter()
+            .map(|l| clip(&l, width))
+            .collect();
+        self.screen.show(&lines);
+    }
+
+    fn event(&mut self, ev: &Event) {
+        match ev {
+            Event::TextMessageContent(t) => {
+                let _ = write!(self.out(), "{}", t.delta);
+                self.at_line_start = t.delta.ends_with('\n');
+            }
+            Event::TextMessageEnd(_) if !self.at_line_start => {
+                let _ = writeln!(self.out());
+                self.at_line_start = true;
+            }
+            Event::ActivitySnapshot(s) => {
+                let ops = s.content.get(A2UI_OPERATIONS).and_then(Value::as_array);
+                for m in ops.into_iter().flatten() {
+                    self.a2ui(m);
+                }
+            }
+            Event::ActivityDelta(d) => {
+                for op in &d.patch {
+                    if let Some(m) = serde_json::to_value(op)
+                        .ok()
+                        .and_then(|o| o.get("value").cloned())
+                    {
+                        self.a2ui(&m);
+                    }
+                }
+            }
+            Event::ToolCallStart(c) => self.line(&format!(
+                "tool call {} ({})",
+                c.tool_call_name, c.tool_call_id
+            )),
+            Event::ToolCallResult(r) => {
+                let n = serde_json::from_str::<Value>(&r.content)
+                    .ok()
+                    .and_then(|v| v.as_array().map(Vec::len));
+                let what = n.map_or_else(|| clip(&r.content, 60), |n| format!("{n} results"));
+                self.line(&format!("tool result: {what} ({} bytes)", r.content.len()));
+            }
+            Event::Custom(c) if c.name == RETRY_EVENT => {
+                self.line(&format!("UI rejected, retrying: {}", c.value["reason"]))
+            }
+            Event::Custom(c) if c.name == MODEL_RETRY_EVENT => self.line(&format!(
+                "model request failed ({}); retry {} of {} in {} ms",
+                c.value["reason"], c.value["attempt"], c.value["maxRetries"], c.value["retryInMs"]
+            )),
+            Event::Custom(c) if c.name == A2UI_ERROR_EVENT => self.line(&format!(
+                "malformed A2UI at byte {}: {}",
+                c.value["offset"], c.value["message"]
+            )),
+            _ => {}
+        }
+        let _ = self.screen.out().flush();
     }
 }
 
-/// Runs `req` and prints it to `out` as it happens. Write errors are ignored (a closed pipe must
-/// not stop the run); the returned summary is what was printed last.
-pub async fn run<W: Write + Send>(
-    agent: &Agent,
-    req: &RunRequest,
-    out: &mut W,
-    width: usize,
+/// Answers `input` with `agent`, printing it to `out` as it happens. Write errors are ignored
+/// (a closed pipe must not stop the run).
+pub async fn run<W: Write>(
+    agent: &RestaurantAgent,
+    input: RunAgentInput,
+    deadlines: Deadlines,
+    out: W,
+    style: Style,
 ) -> Summary {
-    let start = Instant::now();
-    let mut summary = Summary::default();
-    let mut at_line_start = true;
-    let mut sink = |ev: AgentEvent| {
-        let ms = start.elapsed().as_millis();
-        let line = |out: &mut W, at_line_start: &mut bool, text: String| {
-            if !*at_line_start {
-                let _ = writeln!(out);
-            }
-            let _ = writeln!(out, "[{ms:>6} ms] {text}");
-            *at_line_start = true;
-        };
-        match ev {
-            AgentEvent::Text(t) => {
-                let _ = write!(out, "{t}");
-                at_line_start = t.ends_with('\n');
-            }
-            AgentEvent::A2ui(m) => {
-                summary.messages += 1;
-                summary.bytes += m.as_bytes().len();
-                if m.kind().has_components() && summary.first_component_ms.is_none() {
-                    summary.first_component_ms = Some(ms);
-                }
-                if summary.first_content_ms.is_none() && shows_a_record(&m) {
-                    summary.first_content_ms = Some(ms);
-                }
-                let what = match (m.surface_id(), m.component_id()) {
-                    (Some(s), Some(c)) => format!("{} {s}#{c}", m.kind().key()),
-                    (Some(s), None) => format!("{} {s}", m.kind().key()),
-                    _ => format!("{:?}", m.kind()),
-                };
-                let json = clip(m.as_str(), width.saturating_sub(what.len() + 14).max(20));
-                line(out, &mut at_line_start, format!("a2ui {what} {json}"));
-            }
-            AgentEvent::StreamProblem(e) => {
-                line(out, &mut at_line_start, format!("malformed A2UI {e}"))
-            }
-            AgentEvent::ToolCallStart { id, name } => {
-                line(out, &mut at_line_start, format!("tool call {name} ({id})"))
-            }
-            AgentEvent::ToolCallArgs { .. } => {}
-            AgentEvent::ToolCallEnd { .. } => {}
-            AgentEvent::ToolCallResult { content, .. } => {
-                let n = serde_json::from_str::<serde_json::Value>(&content)
-                    .ok()
-                    .and_then(|v| v.as_array().map(Vec::len));
-                let what = n
-                    .map(|n| format!("{n} results"))
-                    .unwrap_or_else(|| clip(&content, 60));
-                line(
-                    out,
-                    &mut at_line_start,
-                    format!("tool result: {what} ({} bytes)", content.len()),
-                );
-            }
-            AgentEvent::ResponseEnd => {
-                if !at_line_start {
-                    let _ = writeln!(out);
-                    at_line_start = true;
-                }
-            }
-            AgentEvent::Retry { reason } => line(
-                out,
-                &mut at_line_start,
-                format!("UI rejected, retrying: {reason}"),
-            ),
-            AgentEvent::ModelRetry {
-                attempt,
-                max,
-                reason,
-                pause,
-            } => line(
-                out,
-                &mut at_line_start,
-                format!(
-                    "model request failed ({reason}); retry {attempt} of {max} in {}",
-                    crate::limits::seconds(pause)
-                ),
-            ),
-        }
-        let _ = out.flush();
+    let (mut writer, mut events) = RunWriter::new(&input);
+    let mut p = Printer {
+        screen: Screen::new(out, style.terminal),
+        start: Instant::now(),
+        style,
+        at_line_start: true,
+        ui: RendererState::new(),
+        summary: Summary::default(),
     };
-    let result = agent.run(req, &mut sink).await;
-    summary.total_ms = start.elapsed().as_millis();
-    if let Err(e) = &result {
-        summary.failed = true;
-        let _ = writeln!(out, "\nerror: {e}");
+    let run = Run {
+        input,
+        history: Vec::new(),
+        cancel: CancellationToken::new(),
+        deadlines,
+        caller: None,
+    };
+    let result = {
+        let answer = tokio::time::timeout(deadlines.total, agent.run(run, &mut writer));
+        tokio::pin!(answer);
+        loop {
+            tokio::select! {
+                r = &mut answer => break r,
+                Some(batch) = events.recv() => batch.iter().for_each(|e| p.event(e)),
+            }
+        }
+    };
+    drop(writer);
+    while let Some(batch) = events.recv().await {
+        batch.iter().for_each(|e| p.event(e));
+    }
+    p.summary.total_ms = p.start.elapsed().as_millis();
+    let error = match result {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(e.message().to_owned()),
+        Err(_) => Some(format!(
+            "the run did not finish within the {}",
+            deadlines.describe(a2ui_stream_server::Deadline::Total)
+        )),
+    };
+    if let Some(e) = error {
+        p.summary.failed = true;
+        let _ = writeln!(p.out(), "\nerror: {e}");
     }
     let after = |ms: Option<u128>| ms.map_or_else(|| "none".into(), |ms| format!("{ms} ms"));
+    let s = p.summary.clone();
     let _ = writeln!(
-        out,
+        p.out(),
         "\nsummary: first component after {}, first content after {}, total {} ms, {} A2UI messages, {} bytes, UI checked by {}",
-        after(summary.first_component_ms),
-        after(summary.first_content_ms),
-        summary.total_ms,
-        summary.messages,
-        summary.bytes,
-        agent.ui_check(req.version)
+        after(s.first_component_ms),
+        after(s.first_content_ms),
+        s.total_ms,
+        s.messages,
+        s.bytes,
+        agent.ui_checks()
     );
-    let _ = out.flush();
-    summary
+    let _ = p.out().flush();
+    s
 }

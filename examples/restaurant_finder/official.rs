@@ -45,7 +45,7 @@ impl Official {
         match v {
             Version::V08 => &self.v08,
             Version::V09 => &self.v09,
-            Version::V10 => &self.v10,
+            _ => &self.v10,
         }
         .as_deref()
         .map_err(String::as_str)
@@ -56,21 +56,24 @@ impl Official {
         match self.checker(v) {
             Ok(_) => format!(
                 "official A2UI validator (built-in {} basic catalog)",
-                v.as_str()
+                v.message_tag()
             ),
             Err(why) => format!(
                 "no UI check: the built-in {} basic catalog does not compile ({why})",
-                v.as_str()
+                v.message_tag()
             ),
         }
     }
 
     /// Which check runs of every version get, for a server that speaks them all.
     pub fn describe_all(&self) -> String {
-        if Version::ALL.iter().all(|v| self.checker(*v).is_ok()) {
+        if crate::ui::VERSIONS.iter().all(|v| self.checker(*v).is_ok()) {
             "official A2UI validator (built-in basic catalogs of v0.8, v0.9 and v1.0)".into()
         } else {
-            let each: Vec<String> = Version::ALL.iter().map(|v| self.describe(*v)).collect();
+            let each: Vec<String> = crate::ui::VERSIONS
+                .iter()
+                .map(|v| self.describe(*v))
+                .collect();
             each.join("; ")
         }
     }
@@ -81,7 +84,7 @@ impl Official {
     pub fn check(&self, v: Version, messages: &[Value]) -> Result<(), String> {
         let validator = self
             .checker(v)
-            .map_err(|why| format!("no official validator for {}: {why}", v.as_str()))?;
+            .map_err(|why| format!("no official validator for {}: {why}", v.message_tag()))?;
         validator
             .validate_with(&Value::Array(regroup(messages)), true)
             .map_err(|e| e.to_string())

@@ -2,13 +2,13 @@
 //! the chosen protocol version, and how UI actions come back.
 
 use crate::tools::Restaurant;
-use crate::ui::writer::block;
+use crate::ui::block;
 use crate::ui::{self, Version};
 use serde_json::Value;
 
 /// The line of the prompt naming the protocol version (the scripted model reads it too).
 pub fn version_line(v: Version) -> String {
-    format!("A2UI protocol version: {}", v.as_str())
+    format!("A2UI protocol version: {}", v.message_tag())
 }
 
 /// Prefix of the user message that carries a UI action back to the model.
@@ -69,7 +69,7 @@ List {direction, children: {componentId, path: \"/items\"}} (inside a template, 
 Card {child}, Divider {}, Button {child, variant: primary, action: {event: {name, context: {KEY: {path}}}}},
 TextField {label, value: {path}, variant: shortText|number|longText}, DateTimeInput {value: {path}, enableDate, enableTime}."
         }
-        Version::V10 => {
+        _ => {
             "Messages (each a JSON object with \"version\": \"v1.0\" and one operation key):
 - {\"version\": \"v1.0\", \"createSurface\": {\"surfaceId\": S, \"catalogId\": \"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json\"}} opens a surface.
   It could also carry the components and the data model, but send those in the two messages below, the form
@@ -164,7 +164,7 @@ When the user presses a button you get a message `{action} NAME {{context JSON}}
         list_sid = ui::LIST_SURFACE,
         booking_sid = ui::BOOKING_SURFACE,
         confirm_sid = ui::CONFIRMATION_SURFACE,
-        vstr = v.as_str(),
+        vstr = v.message_tag(),
         schema = schema_summary(v),
         action = ACTION_PREFIX,
         book = ui::BOOK_ACTION,
@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn the_prompt_names_its_version_and_shows_examples() {
-        for v in Version::ALL {
+        for v in crate::ui::VERSIONS {
             let p = system_prompt(v);
             assert_eq!(version_of_prompt(&p), Some(v));
             assert_eq!(p.matches("<a2ui-json>\n[").count(), 3);

@@ -9,7 +9,7 @@
 
 use crate::prompt;
 use crate::tools::{self, GetRestaurantsArgs, Restaurant};
-use crate::ui::writer::block;
+use crate::ui::block;
 use crate::ui::{self, Version};
 use axum::body::Body;
 use axum::extract::State;

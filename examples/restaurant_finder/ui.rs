@@ -3,7 +3,7 @@
 //!
 //! Every builder returns the messages in the order a model should write them: the surface first,
 //! then the components top-down (a parent before its children, so a client can draw each one the
-//! moment it arrives), then the data model.
+//! moment it arrives), then the data model, its plain values (the list's title) before its lists.
 //!
 //! v1.0 could put the components and the data model inside `createSurface`; the builders send
 //! them in `updateComponents` and `updateDataModel` instead, as for v0.9, so that every version
@@ -13,45 +13,20 @@
 use crate::tools::Restaurant;
 use serde_json::{Map, Value, json};
 
-/// How these messages are written out as a model writes them.
-#[path = "writer.rs"]
-pub mod writer;
-
-/// The A2UI protocol version a run speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Version {
-    /// v0.8: `beginRendering`, `surfaceUpdate`, `dataModelUpdate`.
-    V08,
-    /// v0.9: `createSurface`, `updateComponents`, `updateDataModel`.
-    V09,
-    /// v1.0: the v0.9 messages with `{"@path": ..}` bindings, `{"@call": ..}` function calls and
-    /// identifier component ids.
-    V10,
+/// The messages of one answer as the block a model writes: a JSON array between
+/// `<a2ui-json>` tags, one message a line, each with its keys in streaming order.
+pub fn block(messages: &[Value]) -> String {
+    let body: Vec<String> = messages
+        .iter()
+        .map(a2ui_stream::to_streaming_json)
+        .collect();
+    format!("<a2ui-json>\n[\n{}\n]\n</a2ui-json>", body.join(",\n"))
 }
 
-impl Version {
-    /// Every version, oldest first.
-    pub const ALL: [Version; 3] = [Version::V08, Version::V09, Version::V10];
+pub use a2ui_stream::Version;
 
-    /// Parses `0.8`, `v0.8`, `0.9`, `v0.9`, `1.0`, `v1.0` (and `08`, `09`, `10`).
-    pub fn parse(s: &str) -> Option<Version> {
-        match s.trim().trim_start_matches(['v', 'V']) {
-            "0.8" | "08" | "0_8" => Some(Version::V08),
-            "0.9" | "09" | "0_9" => Some(Version::V09),
-            "1.0" | "10" | "1_0" => Some(Version::V10),
-            _ => None,
-        }
-    }
-
-    /// `"v0.8"`, `"v0.9"` or `"v1.0"`: what the messages of v0.9 and later carry in `version`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Version::V08 => "v0.8",
-            Version::V09 => "v0.9",
-            Version::V10 => "v1.0",
-        }
-    }
-}
+/// The versions the demo speaks, oldest first.
+pub const VERSIONS: [Version; 3] = [Version::V08, Version::V09, Version::V10];
 
 /// Surface ids used by the demo.
 pub const LIST_SURFACE: &str = "restaurant-list";
@@ -110,14 +85,14 @@ enum C<'a> {
 fn bound(v: Version, path: &str) -> Value {
     match v {
         Version::V08 | Version::V09 => json!({ "path": path }),
-        Version::V10 => json!({ "@path": path }),
+        _ => json!({ "@path": path }),
     }
 }
 
 fn literal(v: Version, text: &str) -> Value {
     match v {
         Version::V08 => json!({ "literalString": text }),
-        Version::V09 | Version::V10 => json!(text),
+        _ => json!(text),
     }
 }
 
@@ -126,7 +101,7 @@ fn literal(v: Version, text: &str) -> Value {
 pub fn component_id(v: Version, id: &str) -> String {
     match v {
         Version::V08 | Version::V09 => id.to_owned(),
-        Version::V10 => id.replace('-', "_"),
+        _ => id.replace('-', "_"),
     }
 }
 
@@ -156,7 +131,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             let kids: Vec<String> = children.iter().map(|id| component_id(v, id)).collect();
             let kids = match v {
                 Version::V08 => json!({ "explicitList": kids }),
-                Version::V09 | Version::V10 => json!(kids),
+                _ => json!(kids),
             };
             (ty, json!({ "children": kids }))
         }
@@ -167,7 +142,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
                 Version::V08 => {
                     json!({ "template": { "componentId": template, "dataBinding": path } })
                 }
-                Version::V09 | Version::V10 => json!({ "componentId": template, "path": path }),
+                _ => json!({ "componentId": template, "path": path }),
             };
             ("List", json!({ "direction": "vertical", "children": kids }))
         }
@@ -207,7 +182,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
                     "name": action,
                     "context": context.iter().map(|(k, p)| json!({ "key": k, "value": bound(v, p) })).collect::<Vec<_>>()
                 }),
-                Version::V09 | Version::V10 => json!({ "event": {
+                _ => json!({ "event": {
                     "name": action,
                     "context": context.iter().map(|(k, p)| ((*k).to_owned(), bound(v, p))).collect::<Map<_, _>>()
                 }}),
@@ -216,7 +191,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
             if let Some(obj) = p.as_object_mut().filter(|_| *primary) {
                 match v {
                     Version::V08 => obj.insert("primary".into(), json!(true)),
-                    Version::V09 | Version::V10 => obj.insert("variant".into(), json!("primary")),
+                    _ => obj.insert("variant".into(), json!("primary")),
                 };
             }
             ("Button", p)
@@ -228,12 +203,12 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
         } => {
             let mut p = match v {
                 Version::V08 => json!({ "label": literal(v, label), "text": bound(v, path) }),
-                Version::V09 | Version::V10 => json!({ "label": label, "value": bound(v, path) }),
+                _ => json!({ "label": label, "value": bound(v, path) }),
             };
             if let Some(obj) = p.as_object_mut().filter(|_| *number) {
                 match v {
                     Version::V08 => obj.insert("textFieldType".into(), json!("number")),
-                    Version::V09 | Version::V10 => obj.insert("variant".into(), json!("number")),
+                    _ => obj.insert("variant".into(), json!("number")),
                 };
             }
             ("TextField", p)
@@ -243,7 +218,7 @@ fn component(v: Version, id: &str, weight: Option<u32>, c: &C<'_>) -> Value {
                 Version::V08 => {
                     json!({ "value": bound(v, path), "enableDate": true, "enableTime": true })
                 }
-                Version::V09 | Version::V10 => {
+                _ => {
                     json!({ "label": label, "value": bound(v, path), "enableDate": true, "enableTime": true })
                 }
             };
@@ -264,7 +239,7 @@ fn finish(v: Version, id: &str, weight: Option<u32>, ty: &str, props: Value) -> 
         Version::V08 => {
             out.insert("component".into(), json!({ ty: props }));
         }
-        Version::V09 | Version::V10 => {
+        _ => {
             out.insert("component".into(), json!(ty));
             if let Value::Object(props) = props {
                 out.extend(props);
@@ -278,7 +253,7 @@ fn finish(v: Version, id: &str, weight: Option<u32>, ty: &str, props: Value) -> 
 fn message(v: Version, key: &str, body: Value) -> Value {
     match v {
         Version::V08 => json!({ key: body }),
-        Version::V09 | Version::V10 => json!({ "version": v.as_str(), key: body }),
+        _ => json!({ "version": v.message_tag(), key: body }),
     }
 }
 
@@ -294,7 +269,7 @@ fn open_surface(v: Version, surface: &str, root: &str) -> Value {
             "createSurface",
             json!({ "surfaceId": surface, "catalogId": BASIC_CATALOG_V09, "theme": { "primaryColor": "#B3261E" } }),
         ),
-        Version::V10 => message(
+        _ => message(
             v,
             "createSurface",
             json!({ "surfaceId": surface, "catalogId": BASIC_CATALOG_V10 }),
@@ -305,7 +280,7 @@ fn open_surface(v: Version, surface: &str, root: &str) -> Value {
 fn update_components(v: Version, surface: &str, components: Vec<Value>) -> Value {
     let key = match v {
         Version::V08 => "surfaceUpdate",
-        Version::V09 | Version::V10 => "updateComponents",
+        _ => "updateComponents",
     };
     message(
         v,
@@ -344,9 +319,12 @@ fn v08_entry(key: &str, value: &Value) -> Option<Value> {
 
 /// Sets the whole data model of a surface to `data` (a JSON object).
 ///
-/// v0.9 and v1.0 do it in one `updateDataModel`. A v0.8 `valueMap` holds one level of plain values, so
-/// a list of records goes in a second `dataModelUpdate` at its own path, its entries keyed
-/// `item1`, `item2`, ... (the `/` update comes first: it replaces the whole model).
+/// A v0.8 `valueMap` holds one level of plain values, so a list of records goes in a second
+/// `dataModelUpdate` at its own path, its entries keyed `item1`, `item2`, ... (the `/` update
+/// comes first: it replaces the whole model). v0.9 and v1.0 do the same: the plain values in an
+/// `updateDataModel` at `/`, then each list or map in one at its own path. So the list's title
+/// comes before its items, as a model writes it, and the heading shows with the first card (in
+/// one object the writer would put `items` before `title`: it orders keys by name).
 fn set_data(v: Version, surface: &str, data: &Value) -> Vec<Value> {
     match v {
         Version::V08 => {
@@ -379,18 +357,29 @@ fn set_data(v: Version, surface: &str, data: &Value) -> Vec<Value> {
             }
             out
         }
-        Version::V09 | Version::V10 => vec![message(
-            v,
-            "updateDataModel",
-            json!({ "surfaceId": surface, "path": "/", "value": data }),
-        )],
+        _ => {
+            let map = data.as_object().cloned().unwrap_or_default();
+            let (plain, nested): (Map<String, Value>, Map<String, Value>) =
+                map.into_iter().partition(|(_, val)| is_scalar(val));
+            let update = |path: String, value: Value| {
+                let body = json!({ "surfaceId": surface, "path": path, "value": value });
+                message(v, "updateDataModel", body)
+            };
+            std::iter::once(update("/".into(), Value::Object(plain)))
+                .chain(
+                    nested
+                        .into_iter()
+                        .map(|(key, val)| update(format!("/{key}"), val)),
+                )
+                .collect()
+        }
     }
 }
 
 fn root_id(v: Version, name: &'static str) -> &'static str {
     match v {
         Version::V08 => name,
-        Version::V09 | Version::V10 => "root",
+        _ => "root",
     }
 }
 
@@ -398,7 +387,6 @@ fn root_id(v: Version, name: &'static str) -> &'static str {
 /// relative ones.
 fn item_path(v: Version, field: &'static str) -> &'static str {
     match (v, field) {
-        (Version::V09 | Version::V10, f) => f,
         (Version::V08, "name") => "/name",
         (Version::V08, "rating") => "/rating",
         (Version::V08, "detail") => "/detail",
@@ -406,6 +394,7 @@ fn item_path(v: Version, field: &'static str) -> &'static str {
         (Version::V08, "imageUrl") => "/imageUrl",
         (Version::V08, "infoLink") => "/infoLink",
         (Version::V08, _) => "/",
+        (_, f) => f,
     }
 }
 
@@ -684,7 +673,6 @@ pub fn delete_surface(v: Version, surface: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::Ui;
 
     fn all(v: Version) -> Vec<Vec<Value>> {
         let r = crate::tools::get_restaurants("Chinese", "New York", 3);
@@ -704,16 +692,15 @@ mod tests {
 
     #[test]
     fn every_builder_makes_a_complete_ui_in_every_version() {
-        for v in Version::ALL {
+        for v in VERSIONS {
             for messages in all(v) {
-                let mut ui = Ui::new();
+                let mut ui = a2ui_stream::renderer::RendererState::new().strict();
                 for m in &messages {
                     let tag = m.get("version").and_then(Value::as_str);
-                    assert_eq!(tag, (v != Version::V08).then_some(v.as_str()), "{m}");
+                    assert_eq!(tag, (v != Version::V08).then_some(v.message_tag()), "{m}");
                     ui.apply(m).unwrap();
                 }
-                assert_eq!(ui.unopened(), Vec::<String>::new());
-                assert_eq!(ui.surfaces.len(), 1);
+                assert_eq!(ui.surfaces().count(), 1);
                 let official = crate::official::Official::builtin();
                 assert_eq!(official.check(v, &messages), Ok(()));
             }
@@ -727,11 +714,11 @@ mod tests {
             "T",
             &crate::tools::get_restaurants("Chinese", "New York", 2),
         );
-        let mut ui = Ui::new();
+        let mut ui = a2ui_stream::renderer::RendererState::new();
         for x in &m {
             ui.apply(x).unwrap();
         }
-        let data = &ui.surfaces[LIST_SURFACE].data;
+        let data = ui.surface(LIST_SURFACE).unwrap().data_model();
         assert_eq!(data["title"], "T");
         assert_eq!(
             data["items"]["item2"]["name"],

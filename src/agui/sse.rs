@@ -128,6 +128,69 @@ pub fn frame_with_id(json: &str, id: &str) -> String {
     out
 }
 
+/// Reads a `Last-Event-ID` request header as the sequence number to resume after.
+///
+/// One rule: no header, or an empty one, means "from the start" (0: the whole run); a whole
+/// number is the id of the last event the client saw; anything else is refused, since resuming
+/// from a guess would skip or repeat events (a server answers it with 400).
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+///
+/// assert_eq!(sse::last_event_id(None), Ok(0));
+/// assert_eq!(sse::last_event_id(Some(b" ")), Ok(0));
+/// assert_eq!(sse::last_event_id(Some(b"42")), Ok(42));
+/// let err = sse::last_event_id(Some(b"run-1:42")).unwrap_err();
+/// assert_eq!(err.to_string(), "Last-Event-ID `run-1:42` is not an event id of this server (a whole number)");
+/// ```
+pub fn last_event_id(header: Option<&[u8]>) -> Result<u64, LastEventIdError> {
+    let Some(raw) = header else { return Ok(0) };
+    let text = String::from_utf8_lossy(raw);
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Ok(0);
+    }
+    trimmed.parse().map_err(|_| LastEventIdError {
+        value: trimmed.to_owned(),
+    })
+}
+
+/// A `Last-Event-ID` that is not a sequence number; see [`last_event_id`].
+///
+/// ```
+/// use a2ui_stream::agui::sse;
+/// let err = sse::last_event_id(Some(b"abc")).unwrap_err();
+/// assert_eq!(err.value(), "abc");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastEventIdError {
+    value: String,
+}
+
+impl LastEventIdError {
+    /// The header's value, trimmed.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::sse;
+    /// assert_eq!(sse::last_event_id(Some(b" x ")).unwrap_err().value(), "x");
+    /// ```
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+impl fmt::Display for LastEventIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Last-Event-ID `{}` is not an event id of this server (a whole number)",
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for LastEventIdError {}
+
 /// SSE writer with keep-alive timing (no I/O, no clock of its own).
 ///
 /// Call [`encode`](SseEncoder::encode) for each event and, whenever the timer at

@@ -2,12 +2,85 @@
 //! catalog of every version, with no file at hand, and the retry an invalid UI gets.
 
 use super::*;
+use a2ui_stream::official::catalog::Catalog;
+use a2ui_stream::official::validator::Validator;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The official validator of the built-in basic catalog of `v`, checking as the demo says it
+/// checks: v0.8 and v0.9 with strict validation removed (the strict v0.8 schema closes off
+/// properties valid examples of the specification use), v1.0 as the A2UI SDK checks it, strict
+/// schemas and identifier ids included.
+pub fn validator(v: Version) -> Arc<Validator> {
+    static CELLS: [OnceLock<Arc<Validator>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let (cell, strict) = match v {
+        Version::V08 => (&CELLS[0], false),
+        Version::V09 => (&CELLS[1], false),
+        _ => (&CELLS[2], true),
+    };
+    cell.get_or_init(|| {
+        let catalog = Catalog::builtin(v);
+        let catalog = if strict {
+            catalog
+        } else {
+            catalog.without_strict_validation()
+        };
+        catalog.validator().expect("the built-in catalog compiles")
+    })
+    .clone()
+}
+
+/// The official validator's words on `messages` of version `v`, all integrity checks on, the
+/// components sent one by one put back into one list per surface.
+pub fn official_check(v: Version, messages: &[Value]) -> Result<(), String> {
+    validator(v)
+        .validate_with(&Value::Array(regroup(messages)), true)
+        .map_err(|e| e.to_string())
+}
+
+/// The key of a component update (`surfaceUpdate` / `updateComponents`) and its surface id.
+fn component_update(m: &Value) -> Option<(&'static str, &str)> {
+    ["surfaceUpdate", "updateComponents"]
+        .into_iter()
+        .find_map(|key| Some((key, m.get(key)?.get("surfaceId")?.as_str()?)))
+}
+
+/// Joins the component updates of each surface into the first one, so a surface's components
+/// are one list, as a model writes them. A `deleteSurface` ends the surface's list (a later
+/// update starts a new one); every other message keeps its place.
+pub fn regroup(messages: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    // Surface id -> index in `out` of its component list.
+    let mut lists: HashMap<String, usize> = HashMap::new();
+    for m in messages {
+        if let Some(sid) = m["deleteSurface"]["surfaceId"].as_str() {
+            lists.remove(sid);
+        }
+        let Some((key, sid)) = component_update(m) else {
+            out.push(m.clone());
+            continue;
+        };
+        let comps = m[key]["components"].as_array().cloned().unwrap_or_default();
+        match lists.get(sid) {
+            Some(&i) => out[i][key]["components"]
+                .as_array_mut()
+                .expect("a component list")
+                .extend(comps),
+            None => {
+                lists.insert(sid.to_owned(), out.len());
+                out.push(m.clone());
+            }
+        }
+    }
+    out
+}
 
 /// `ops` as a client ends up holding them: each surface's components in one list, a component
 /// sent again in place of the one before (a v0.8 stream sends stand-ins for components still to
 /// come, then the components).
 pub fn as_held(ops: &[Value]) -> Vec<Value> {
-    let mut out = official::regroup(ops);
+    let mut out = regroup(ops);
     for list in out.iter_mut().filter_map(|m| {
         ["surfaceUpdate", "updateComponents"]
             .into_iter()
@@ -27,15 +100,17 @@ pub fn as_held(ops: &[Value]) -> Vec<Value> {
 }
 
 /// What is wrong with the UI in `ops` (what a client received, or a model wrote): the official
-/// validator's words on what the client holds, and any surface drawn on but never opened. Empty
-/// when it is whole.
+/// validator's words on what the client holds, and any surface drawn on but never opened (a
+/// renderer refuses updates of a v0.9 or v1.0 surface never created; a v0.8 surface is opened
+/// by `beginRendering`, which names its root). Empty when it is whole.
 pub fn problems(v: Version, ops: &[Value]) -> Vec<String> {
-    let mut out: Vec<String> = official::Official::builtin()
-        .check(v, &as_held(ops))
-        .err()
-        .into_iter()
-        .collect();
-    out.extend(rebuild(ops).unopened());
+    let mut out: Vec<String> = official_check(v, &as_held(ops)).err().into_iter().collect();
+    out.extend(
+        rebuild(ops)
+            .surfaces()
+            .filter(|s| s.root().is_none())
+            .map(|s| format!("surface {} was drawn on but never opened", s.id())),
+    );
     out
 }
 
@@ -48,7 +123,7 @@ async fn an_invalid_ui_is_retried_once_with_the_reason() {
         ui
     };
     let script: Script = Arc::new(move |req: &Value| {
-        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
+        if last_content(req).starts_with(RETRY_PREFIX) {
             assert!(
                 last_content(req).contains("missing"),
                 "the retry should name the problem"
@@ -59,25 +134,17 @@ async fn an_invalid_ui_is_retried_once_with_the_reason() {
         }
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-r", "anything", json!({})), |_| {}).await;
+    let server = mock_server(&api_base, &[]).await;
+    let events = post_run(
+        &server.base,
+        &run_input("run-r", "anything", json!({})),
+        |_| {},
+    )
+    .await;
     agui::verify(&events).unwrap();
     assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
-    let retry = events.iter().find_map(|e| match e {
-        Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
-        _ => None,
-    });
-    assert!(
-        retry.unwrap()["reason"]
-            .as_str()
-            .unwrap()
-            .contains("missing")
-    );
+    let retry = custom(&events, RETRY_EVENT).expect("a retry event");
+    assert!(retry["reason"].as_str().unwrap().contains("missing"));
     assert_eq!(
         types(&events).last().map(String::as_str),
         Some("RUN_FINISHED")
@@ -97,13 +164,13 @@ async fn a_ui_invalid_twice_ends_the_run_with_run_error() {
         )
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-e", "anything", json!({})), |_| {}).await;
+    let server = mock_server(&api_base, &[]).await;
+    let events = post_run(
+        &server.base,
+        &run_input("run-e", "anything", json!({})),
+        |_| {},
+    )
+    .await;
     agui::verify(&events).unwrap();
     assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
     match events.last() {
@@ -124,7 +191,7 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
     let retried_with = Arc::new(std::sync::Mutex::new(String::new()));
     let seen = retried_with.clone();
     let script: Script = Arc::new(move |req: &Value| {
-        if last_content(req).starts_with(prompt::RETRY_PREFIX) {
+        if last_content(req).starts_with(RETRY_PREFIX) {
             *seen.lock().unwrap() = last_content(req);
             text_payloads(&ui_answer(&mock_ui()), 16)
         } else {
@@ -132,27 +199,22 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
         }
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(1)).await;
-    let agent = Agent::new(&ModelConfig {
-        api_base,
-        api_key: "k".into(),
-        model: "m".into(),
-    });
+    let server = mock_server(&api_base, &[]).await;
+    // The server says which check its answers get.
+    let page_line = server.log_text();
     assert!(
-        agent
-            .ui_check(Version::V09)
-            .starts_with("official A2UI validator (built-in v0.9 basic catalog)")
+        page_line.contains(&format!("UI checked by {UI_CHECKS}")),
+        "{page_line}"
     );
-    let base = start_server(agent, Version::V09).await;
-    let events = post_run(&base, &run_input("run-o", "anything", json!({})), |_| {}).await;
+    let events = post_run(
+        &server.base,
+        &run_input("run-o", "anything", json!({})),
+        |_| {},
+    )
+    .await;
     agui::verify(&events).unwrap();
     assert_eq!(mock.requests.load(Ordering::SeqCst), 2);
-    let reason = events
-        .iter()
-        .find_map(|e| match e {
-            Event::Custom(c) if c.name == server::RETRY_EVENT => Some(c.value.clone()),
-            _ => None,
-        })
-        .expect("a retry event");
+    let reason = custom(&events, RETRY_EVENT).expect("a retry event");
     let reason = reason["reason"].as_str().unwrap();
     assert!(reason.starts_with("Validation failed:"), "{reason}");
     assert!(
@@ -172,15 +234,10 @@ async fn the_official_validator_rejects_an_invalid_ui_in_its_own_words_and_the_r
     assert_eq!(rebuild(&received_operations(&events)), rebuild(&mock_ui()));
 }
 
-/// For each version: the demo's list, a copy whose title is a component the basic catalog does
-/// not have, and the validator's words for it.
-fn answers_with_an_unknown_component(v: Version) -> (Vec<Value>, Vec<Value>, &'static str) {
-    let good = ui::restaurant_list(
-        v,
-        "Top 2",
-        &tools::get_restaurants("Chinese", "New York", 2),
-    );
-    let mut bad = good.clone();
+/// `ui` with its second component (the list's title) made a component the basic catalog does
+/// not have, and the validator's words for it in version `v`.
+fn with_an_unknown_component(v: Version, ui: &[Value]) -> (Vec<Value>, &'static str) {
+    let mut bad = ui.to_vec();
     let (key, marquee, said) = match v {
         Version::V08 => (
             "surfaceUpdate",
@@ -195,50 +252,60 @@ fn answers_with_an_unknown_component(v: Version) -> (Vec<Value>, Vec<Value>, &'s
     };
     let update = bad.iter_mut().find_map(|m| m.get_mut(key)).unwrap();
     update["components"][1]["component"] = marquee;
-    (good, bad, said)
+    (bad, said)
 }
 
-#[test]
-fn every_version_is_checked_by_the_official_validator_with_no_file_at_hand() {
+/// The demo's list for `query` in version `v`, as its console printed it (`--messages`), run
+/// from an empty folder with no A2UI data named in the environment.
+async fn console_list(v: Version, query: &str) -> demo::Console {
+    let empty = std::env::temp_dir().join(format!(
+        "a2ui-no-files-{}-{}",
+        std::process::id(),
+        v.as_str()
+    ));
+    std::fs::create_dir_all(&empty).unwrap();
+    let args = ["--a2ui", v.as_str(), "--messages", query];
+    let out = demo::console_in(&empty, &args, Model::Scripted(0)).await;
+    let _ = std::fs::remove_dir_all(&empty);
+    out
+}
+
+#[tokio::test]
+async fn every_version_is_checked_by_the_official_validator_with_no_file_at_hand() {
     // The validators come from the catalogs built into the crate: they read no file and no
-    // environment, so this holds on a fresh clone, without `../shared` or `$A2UI_SHARED`.
-    let validators = official::Official::builtin();
-    assert_eq!(
-        validators.describe_all(),
-        "official A2UI validator (built-in basic catalogs of v0.8, v0.9 and v1.0)"
-    );
-    for v in Version::ALL {
-        let said = validators.describe(v);
-        assert_eq!(
-            said,
-            format!(
-                "official A2UI validator (built-in {} basic catalog)",
-                v.as_str()
-            )
-        );
-        let (good, bad, wording) = answers_with_an_unknown_component(v);
-        assert_eq!(validators.check(v, &good), Ok(()), "{v:?}");
-        let err = validators.check(v, &bad).unwrap_err();
+    // environment, so this holds on a fresh clone, without `../shared` or `$A2UI_SHARED`; the
+    // demo, run from an empty folder, says it checks with them.
+    for v in [Version::V08, Version::V09, Version::V10] {
+        let out = console_list(v, "Top 2 Chinese restaurants in New York").await;
+        assert!(!out.failed(), "{v:?}: {}", out.text());
+        assert_eq!(out.summary().checked_by, UI_CHECKS, "{v:?}");
+        let good = as_held(&out.messages());
+        assert!(good.len() >= 4, "{v:?}: {good:?}");
+        assert_eq!(official_check(v, &good), Ok(()), "{v:?}");
+        let (bad, wording) = with_an_unknown_component(v, &good);
+        let err = official_check(v, &bad).unwrap_err();
         assert!(err.contains(wording), "{v:?}: {err}");
     }
 }
 
 #[tokio::test]
 async fn the_console_summary_says_the_official_validator_checked_every_version() {
-    let (agent, _model) = scripted_agent().await;
-    for v in Version::ALL {
-        let mut out = Vec::new();
-        let req = llm::RunRequest::query(v, "Top 3 Chinese restaurants in New York");
-        let summary = console::run(&agent, &req, &mut out, 160).await;
-        let out = String::from_utf8(out).unwrap();
-        assert!(!summary.failed, "{out}");
-        let last = out.lines().last().unwrap();
+    for v in ["0.8", "0.9", "1.0"] {
+        let out = demo::console(
+            &["--a2ui", v, "Top 3 Chinese restaurants in New York"],
+            Model::Scripted(0),
+        )
+        .await;
+        assert!(!out.failed(), "{}", out.text());
+        let last = out.stdout.lines().last().unwrap();
         assert!(
-            last.ends_with(&format!(
-                "UI checked by official A2UI validator (built-in {} basic catalog) and the demo's check that every surface drawn on is opened",
-                v.as_str()
-            )),
+            last.ends_with(&format!("UI checked by {UI_CHECKS}")),
             "{last}"
+        );
+        assert!(
+            out.stderr.contains(&format!("(A2UI {v})")),
+            "{}",
+            out.text()
         );
     }
 }

@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod chunks;
 
+/// The restaurant finder demo as a process: its binary on the console or as a server.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod demo;
+
 /// A `redis-server` of the test's own, for the run log's Redis backend.
 #[cfg(feature = "store-redis")]
 #[allow(dead_code)] // not every test file that includes this module needs it

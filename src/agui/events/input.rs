@@ -244,6 +244,35 @@ pub enum UserContent {
     Parts(Vec<InputContent>),
 }
 
+impl UserContent {
+    /// The text: plain text as it is, or the text parts joined by line breaks (`None` when
+    /// there are none).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::{InputContent, UserContent};
+    ///
+    /// assert_eq!(UserContent::Text("Hi".into()).text().as_deref(), Some("Hi"));
+    /// let parts = UserContent::Parts(vec![InputContent::Text { text: "a".into() }, InputContent::Text { text: "b".into() }]);
+    /// assert_eq!(parts.text().as_deref(), Some("a\nb"));
+    /// assert_eq!(UserContent::Parts(vec![]).text(), None);
+    /// ```
+    pub fn text(&self) -> Option<String> {
+        match self {
+            UserContent::Text(t) => Some(t.clone()),
+            UserContent::Parts(parts) => {
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        InputContent::Text { text } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                (!texts.is_empty()).then(|| texts.join("\n"))
+            }
+        }
+    }
+}
+
 /// One part of a multimodal user message, tagged by `type`.
 ///
 /// ```
@@ -817,6 +846,28 @@ impl RunAgentInput {
             thread_id: thread_id.into(),
             run_id: run_id.into(),
             ..Default::default()
+        }
+    }
+
+    /// The text of the conversation's last user message (its text parts joined by line
+    /// breaks), or `None` when the last message is not the user's or holds no text: what an
+    /// agent answers.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::RunAgentInput;
+    ///
+    /// let input: RunAgentInput = serde_json::from_str(r#"{"threadId":"t","runId":"r","messages":[
+    ///     {"role":"user","id":"u1","content":"Hi"},
+    ///     {"role":"assistant","id":"a1","content":"Hello!"},
+    ///     {"role":"user","id":"u2","content":[{"type":"text","text":"Tacos"},{"type":"text","text":"in Austin"}]}
+    /// ]}"#).unwrap();
+    /// assert_eq!(input.user_text().as_deref(), Some("Tacos\nin Austin"));
+    /// assert_eq!(RunAgentInput::new("t", "r").user_text(), None);
+    /// ```
+    pub fn user_text(&self) -> Option<String> {
+        match self.messages.last()? {
+            ChatMessage::User(m) => m.content.text().filter(|t| !t.trim().is_empty()),
+            _ => None,
         }
     }
 }

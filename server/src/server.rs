@@ -1,0 +1,644 @@
+//! The router: `POST /agent`, `GET /agent/runs/{thread}/{run}`, `GET /healthz`, standing on
+//! tower's layers, and serving it until a shutdown.
+
+use crate::log::SharedLog;
+use crate::runs::{Follower, Registry, RunLimits, Stop};
+use crate::{Agent, Caller, Deadline, Options, Run, RunWriter};
+use a2ui_stream::agui::store::{StoreError, Stored, messages_of_run};
+use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
+use axum::body::{Body, Bytes};
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Extension, Path, Query, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{Stream, StreamExt};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+use tower::ServiceBuilder;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::trace::TraceLayer;
+
+const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+
+/// An AG-UI server for one agent.
+///
+/// ```no_run
+/// use a2ui_stream_server::{Agent, AgentError, AgentServer, Options, Run, RunWriter};
+///
+/// struct Echo;
+/// impl Agent for Echo {
+///     async fn run(&self, run: Run, out: &mut RunWriter) -> Result<(), AgentError> {
+///         out.text(&run.input.user_text().unwrap_or_default())?;
+///         Ok(())
+///     }
+/// }
+///
+/// # async fn serve() -> std::io::Result<()> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+/// AgentServer::new(Echo, Options::default())
+///     .serve(listener, a2ui_stream_server::shutdown_signals())
+///     .await
+/// # }
+/// ```
+pub struct AgentServer<A> {
+    agent: Arc<A>,
+    options: Options,
+}
+
+/// What is shared by every request, whatever the agent.
+struct Shared {
+    log: SharedLog,
+    registry: Arc<Registry>,
+    options: Options,
+    /// Fires when open runs are ended by a shutdown; followers stop too.
+    ended: CancellationToken,
+}
+
+struct AppState<A> {
+    agent: Arc<A>,
+    shared: Arc<Shared>,
+}
+
+/// A handle on a running server's runs, for shutting down and for tests.
+#[derive(Clone)]
+pub struct Handle {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Handle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (with, without) = self.open_runs();
+        f.debug_struct("Handle")
+            .field("runs_with_client", &with)
+            .field("runs_without_client", &without)
+            .finish()
+    }
+}
+
+impl Handle {
+    /// Runs open now: with a client, and waiting for one to reconnect.
+    pub fn open_runs(&self) -> (usize, usize) {
+        self.shared.registry.counts()
+    }
+
+    /// Ends every open run now with `RUN_ERROR` (`SERVER_SHUTDOWN`), and every follower.
+    pub fn end_runs(&self) {
+        self.shared
+            .registry
+            .stop_all(Stop::Shutdown(self.shared.options.shutdown_timeout));
+        self.shared.ended.cancel();
+    }
+
+    /// Returns once no run is open.
+    pub async fn wait_for_runs(&self) {
+        self.shared.registry.wait_idle().await;
+    }
+
+    /// The run log, for async code.
+    pub fn log(&self) -> &SharedLog {
+        &self.shared.log
+    }
+}
+
+impl<A: Agent> AgentServer<A> {
+    /// A server for `agent` with `options`.
+    pub fn new(agent: A, options: Options) -> AgentServer<A> {
+        AgentServer {
+            agent: Arc::new(agent),
+            options,
+        }
+    }
+
+    /// The router (to merge with an application's own routes, or to serve with any server),
+    /// and a handle on its runs.
+    pub fn router(self) -> (Router, Handle) {
+        let o = &self.options;
+        let shared = Arc::new(Shared {
+            log: SharedLog::new(o.log.clone()),
+            registry: Arc::new(Registry::new(RunLimits {
+                attached: o.max_runs,
+                detached: o.max_detached_runs,
+                grace: o.reconnect_grace,
+                cancel_on_disconnect: o.cancel_on_disconnect,
+            })),
+            options: o.clone(),
+            ended: CancellationToken::new(),
+        });
+        let origins = o.origins.clone();
+        let cors = CorsLayer::new()
+            .allow_origin(AllowOrigin::predicate(move |origin, parts| {
+                origins.allows_header(origin, parts.headers.get(header::HOST))
+            }))
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([
+                header::CONTENT_TYPE,
+                header::ACCEPT,
+                header::AUTHORIZATION,
+                LAST_EVENT_ID,
+            ])
+            .max_age(Duration::from_secs(600));
+        let max_runs = o.max_runs;
+        let state = Arc::new(AppState {
+            agent: self.agent,
+            shared: shared.clone(),
+        });
+        let router = Router::new()
+            .route("/agent", post(post_agent::<A>))
+            .route("/agent/runs/{thread_id}/{run_id}", get(get_run::<A>))
+            .route("/healthz", get(|| async { "ok" }))
+            .with_state(state)
+            // The body limit below is the one that counts.
+            .layer(DefaultBodyLimit::disable())
+            .layer(
+                ServiceBuilder::new()
+                    .layer(TraceLayer::new_for_http())
+                    .layer(HandleErrorLayer::new(move |e: tower::BoxError| async move {
+                        tracing::warn!("request refused: {e}");
+                        busy(format!(
+                            "the server is handling its limit of requests; try again shortly (runs: at most {max_runs})"
+                        ))
+                    }))
+                    .load_shed()
+                    .concurrency_limit(o.max_requests)
+                    .layer(RequestBodyLimitLayer::new(o.max_body_bytes))
+                    .layer(cors),
+            );
+        (router, Handle { shared })
+    }
+
+    /// Serves on `listener` until `shutdown` completes; then no new connection is taken, open
+    /// runs have [`Options::shutdown_timeout`] to finish before they end with `RUN_ERROR`
+    /// (`SERVER_SHUTDOWN`), and this returns once every run has ended.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let (router, handle) = self.router();
+        serve_router(listener, router, handle, shutdown).await
+    }
+}
+
+/// [`AgentServer::serve`] for a router merged with other routes.
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    handle: Handle,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let grace = handle.shared.options.shutdown_timeout;
+    let on_stop = handle.clone();
+    let result = axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            tokio::spawn(async move {
+                tokio::time::sleep(grace).await;
+                on_stop.end_runs();
+            });
+        })
+        .await;
+    // Runs whose clients left are not connections: wait for them too.
+    handle.wait_for_runs().await;
+    result
+}
+
+/// Resolves at the first Ctrl-C or SIGTERM, and from then on a second one exits the process at
+/// once with status 130.
+pub async fn shutdown_signals() {
+    signal().await;
+    tracing::warn!("shutting down: open runs get the shutdown deadline (stop again to exit now)");
+    tokio::spawn(async {
+        signal().await;
+        tracing::warn!("exiting now");
+        std::process::exit(130);
+    });
+}
+
+/// Ctrl-C, or (on Unix) SIGTERM.
+async fn signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, message.into()).into_response()
+}
+
+fn busy(message: String) -> Response {
+    let mut r = refuse(StatusCode::SERVICE_UNAVAILABLE, message);
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
+}
+
+/// The log's key for a thread: runs and threads of different callers never meet. Thread ids
+/// holding NUL are refused, so the caller's part cannot be forged.
+fn scope(caller: Option<&Caller>, thread: &str) -> Option<String> {
+    if thread.contains('\0') {
+        return None;
+    }
+    Some(match caller {
+        None => thread.to_owned(),
+        Some(c) => format!("\0{}\0{thread}", c.as_str()),
+    })
+}
+
+/// A digest of a run's input, kept with the run: a re-POST with another input is refused.
+/// It tells inputs apart; it is not a security boundary (callers are kept apart by [`scope`]).
+fn digest(input: &RunAgentInput) -> String {
+    let bytes = serde_json::to_vec(input).unwrap_or_default();
+    let mut out = String::from("input:");
+    for basis in [0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142] {
+        let h = bytes.iter().fold(basis, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        out.push_str(&format!("{h:016x}"));
+    }
+    out
+}
+
+fn event_stream(body: Body) -> Response {
+    let mut r = Response::new(body);
+    for (name, value) in sse::HEADERS {
+        if let (Ok(n), Ok(v)) = (HeaderName::try_from(name), HeaderValue::from_str(value)) {
+            r.headers_mut().insert(n, v);
+        }
+    }
+    r
+}
+
+/// `POST /agent`: a new run, or the rest of a known one.
+async fn post_agent<A: Agent>(
+    State(app): State<Arc<AppState<A>>>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    input: Result<Json<RunAgentInput>, JsonRejection>,
+) -> Response {
+    let mut input = match input {
+        Ok(Json(input)) => input,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let sh = app.shared.clone();
+    let caller = caller.map(|Extension(c)| c);
+    let resume_header = headers.get(LAST_EVENT_ID);
+    let after = match sse::last_event_id(resume_header.map(HeaderValue::as_bytes)) {
+        Ok(a) => a,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let Some(thread) = scope(caller.as_ref(), &input.thread_id) else {
+        return refuse(StatusCode::BAD_REQUEST, "a threadId cannot hold NUL");
+    };
+    let run = input.run_id.clone();
+    let claim = digest(&input);
+    let resuming = resume_header.is_some();
+    match sh.log.status(&thread, &run).await {
+        Ok(Some(_)) => return known_run(&sh, &input, &thread, &claim, resuming, after).await,
+        Ok(None) => {}
+        Err(e) => return busy(format!("the run log failed: {e}")),
+    }
+    let Some((follower, stop)) = sh.registry.admit(&thread, &run) else {
+        if sh.registry.is_open(&thread, &run) {
+            // The same run is being started by another request this moment.
+            return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+        }
+        return busy(format!(
+            "the server is running its limit of {} runs; try again shortly",
+            sh.options.max_runs
+        ));
+    };
+    let history = match sh.log.thread_messages(&thread).await {
+        Ok(h) => h,
+        Err(e) => {
+            tracing::warn!(run, "the thread's history could not be read: {e}");
+            Vec::new()
+        }
+    };
+    let sent = std::mem::take(&mut input.messages);
+    let mut builder = RunBuilder::from_input(&input);
+    if sh.options.echo_input {
+        let mut echoed = input.clone();
+        echoed.messages = sent.clone();
+        builder = builder.echo_input(echoed);
+    }
+    let _ = builder.start();
+    let first: Vec<Event> = builder.drain().collect();
+    // Recording `RUN_STARTED` with the claim takes the run: of two requests starting it at
+    // once, the other finds it taken and follows it.
+    let (first, started) = sh.log.start(&thread, &run, &claim, first).await;
+    let (frames, next_seq) = match started {
+        Ok(stored) => (frames_of(&stored), stored.last().map_or(1, |s| s.seq + 1)),
+        Err(StoreError::Conflict { .. }) => {
+            sh.registry.end(&thread, &run);
+            drop(follower);
+            return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+        }
+        Err(e) => {
+            tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
+            (unrecorded(&first), 1)
+        }
+    };
+    // What the client said joins the thread now: a run that fails still leaves it said.
+    let (sent, saved) = sh.log.save_messages(&thread, sent).await;
+    if let Err(e) = saved {
+        tracing::warn!(run, "the thread's messages were not saved: {e}");
+    }
+    input.messages = laid_over(history.clone(), sent);
+    let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
+    for frame in frames {
+        let _ = client_tx.send(frame);
+    }
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let writer = RunWriter::with_builder(builder, ClientCatalogs::from_input(&input), events_tx);
+    tokio::spawn(write_run(
+        sh.clone(),
+        thread,
+        run,
+        next_seq,
+        events_rx,
+        client_tx,
+    ));
+    let ctx = Run {
+        input,
+        history,
+        cancel: CancellationToken::new(),
+        deadlines: sh.options.deadlines,
+        caller,
+    };
+    tokio::spawn(drive(app.agent.clone(), sh.clone(), ctx, writer, stop));
+    let live = live_body(
+        client_rx,
+        follower,
+        sh.options.keep_alive,
+        sh.options.cut_after,
+    );
+    event_stream(Body::from_stream(live))
+}
+
+/// A known run: the rest of it when the request resumes (`Last-Event-ID`) or sends the same
+/// input again; 409 for another input under the same ids.
+async fn known_run(
+    sh: &Arc<Shared>,
+    input: &RunAgentInput,
+    thread: &str,
+    claim: &str,
+    resuming: bool,
+    after: u64,
+) -> Response {
+    if !resuming {
+        match sh.log.claim(thread, &input.run_id).await {
+            Ok(Some(c)) if c != claim => {
+                return refuse(
+                    StatusCode::CONFLICT,
+                    format!(
+                        "run `{}` of thread `{}` was started with another input; resume it with \
+                         Last-Event-ID (or GET /agent/runs/{}/{}), or start a new run with a new runId",
+                        input.run_id, input.thread_id, input.thread_id, input.run_id
+                    ),
+                );
+            }
+            Ok(_) => {}
+            Err(e) => return busy(format!("the run log failed: {e}")),
+        }
+    }
+    follow(sh, thread, &input.run_id, after)
+}
+
+/// The run's events after `after`, then its live tail.
+fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Response {
+    let follower = sh.registry.attach(thread, run);
+    let frames = sh.log.follow(
+        thread,
+        run,
+        after,
+        sh.options.keep_alive,
+        Some(sh.ended.clone()),
+    );
+    let body = frames.map(move |f| {
+        let _held = &follower;
+        Ok::<_, std::io::Error>(f)
+    });
+    event_stream(Body::from_stream(body))
+}
+
+#[derive(serde::Deserialize)]
+struct After {
+    after: Option<String>,
+}
+
+/// `GET /agent/runs/{thread}/{run}`: the run's events after `Last-Event-ID` (or `?after=N`;
+/// neither: the whole run), then its live tail; 404 for a run the caller does not have.
+async fn get_run<A: Agent>(
+    State(app): State<Arc<AppState<A>>>,
+    caller: Option<Extension<Caller>>,
+    Path((thread_id, run)): Path<(String, String)>,
+    Query(query): Query<After>,
+    headers: HeaderMap,
+) -> Response {
+    let sh = &app.shared;
+    let caller = caller.map(|Extension(c)| c);
+    let header = headers.get(LAST_EVENT_ID).map(HeaderValue::as_bytes);
+    let after = match (header, query.after) {
+        (Some(_), _) | (None, None) => sse::last_event_id(header),
+        (None, Some(a)) => sse::last_event_id(Some(a.as_bytes())),
+    };
+    let after = match after {
+        Ok(a) => a,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let missing = || {
+        refuse(
+            StatusCode::NOT_FOUND,
+            format!("no run `{run}` in thread `{thread_id}`"),
+        )
+    };
+    let Some(thread) = scope(caller.as_ref(), &thread_id) else {
+        return missing();
+    };
+    match sh.log.status(&thread, &run).await {
+        Ok(Some(_)) => follow(sh, &thread, &run, after),
+        Ok(None) => missing(),
+        Err(e) => busy(format!("the run log failed: {e}")),
+    }
+}
+
+/// The stored conversation with `sent` laid over it by message id.
+fn laid_over(mut stored: Vec<ChatMessage>, sent: Vec<ChatMessage>) -> Vec<ChatMessage> {
+    for m in sent {
+        match stored.iter_mut().find(|s| s.id() == m.id()) {
+            Some(slot) => *slot = m,
+            None => stored.push(m),
+        }
+    }
+    stored
+}
+
+fn frames_of(stored: &[Stored]) -> Vec<Bytes> {
+    stored.iter().map(|s| Bytes::from(s.to_sse())).collect()
+}
+
+/// Frames for events the run log refused: sent all the same, without ids.
+fn unrecorded(events: &[Event]) -> Vec<Bytes> {
+    events
+        .iter()
+        .filter_map(|e| sse::encode(e).ok())
+        .map(Bytes::from)
+        .collect()
+}
+
+/// Runs the agent until it returns, the run deadline passes or the run is stopped, then ends
+/// the run.
+async fn drive<A: Agent>(
+    agent: Arc<A>,
+    sh: Arc<Shared>,
+    run: Run,
+    mut writer: RunWriter,
+    mut stop: watch::Receiver<Option<Stop>>,
+) {
+    let cancel = run.cancel.clone();
+    let deadlines = sh.options.deadlines;
+    let stopped = async {
+        loop {
+            if let Some(why) = stop.borrow_and_update().clone() {
+                return why;
+            }
+            if stop.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    let failure = tokio::select! {
+        r = tokio::time::timeout(deadlines.total, agent.run(run, &mut writer)) => match r {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some((e.message().to_owned(), e.code().to_owned())),
+            Err(_) => Some((
+                format!("the run did not finish within the {}", deadlines.describe(Deadline::Total)),
+                "RUN_DEADLINE".to_owned(),
+            )),
+        },
+        why = stopped => {
+            let (message, code) = why.describe();
+            Some((message, code.to_owned()))
+        }
+    };
+    cancel.cancel();
+    if let Some((message, code)) = &failure {
+        tracing::warn!(run = writer.run_id(), code, "{message}");
+    }
+    writer.end(failure);
+}
+
+/// Records each batch of the run in the log and sends it to the live client, in order; the
+/// run's messages join the thread before its last event is recorded, so a client that sees
+/// the run end and starts the next finds them.
+async fn write_run(
+    sh: Arc<Shared>,
+    thread: String,
+    run: String,
+    mut next_seq: u64,
+    mut events: mpsc::UnboundedReceiver<Vec<Event>>,
+    client: mpsc::UnboundedSender<Bytes>,
+) {
+    let mut failed = false;
+    while let Some(batch) = events.recv().await {
+        if batch
+            .iter()
+            .any(|e| matches!(e, Event::RunFinished(_) | Event::RunError(_)))
+        {
+            save_answer(&sh, &thread, &run, &batch).await;
+        }
+        let (batch, stored) = sh.log.append(&thread, &run, next_seq, batch).await;
+        let frames = match stored {
+            Ok(stored) => {
+                next_seq = stored.last().map_or(next_seq, |s| s.seq + 1);
+                frames_of(&stored)
+            }
+            Err(e) => {
+                if !failed {
+                    tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
+                    failed = true;
+                }
+                unrecorded(&batch)
+            }
+        };
+        for frame in frames {
+            let _ = client.send(frame);
+        }
+    }
+    sh.registry.end(&thread, &run);
+}
+
+/// Saves what the agent said in the run (its recorded events and the `last` batch).
+async fn save_answer(sh: &Shared, thread: &str, run: &str, last: &[Event]) {
+    let recorded = match sh.log.read_after(thread, run, 0, usize::MAX).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(run, "the run's messages were not saved: {e}");
+            return;
+        }
+    };
+    let events: Vec<Event> = recorded.iter().filter_map(|s| s.event().ok()).collect();
+    let messages = messages_of_run(events.iter().chain(last));
+    if messages.is_empty() {
+        return;
+    }
+    if let (_, Err(e)) = sh.log.save_messages(thread, messages).await {
+        tracing::warn!(run, "the run's messages were not saved: {e}");
+    }
+}
+
+/// The live response: frames as the writer sends them, keep-alive comments in silences; with
+/// `cut_after`, the connection is broken after that many frames (the run goes on). Holds the
+/// run's first follower.
+fn live_body(
+    rx: mpsc::UnboundedReceiver<Bytes>,
+    follower: Follower,
+    keep_alive: Duration,
+    cut_after: Option<usize>,
+) -> impl Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
+    struct Live {
+        rx: mpsc::UnboundedReceiver<Bytes>,
+        sent: usize,
+        _follower: Follower,
+    }
+    let live = Live {
+        rx,
+        sent: 0,
+        _follower: follower,
+    };
+    futures_util::stream::unfold(live, move |mut l| async move {
+        if cut_after.is_some_and(|n| l.sent >= n) {
+            if l.sent == usize::MAX {
+                return None;
+            }
+            l.sent = usize::MAX;
+            let cut = std::io::Error::other("connection cut on purpose (cut_after)");
+            return Some((Err(cut), l));
+        }
+        match tokio::time::timeout(keep_alive, l.rx.recv()).await {
+            Ok(Some(frame)) => {
+                l.sent = l.sent.saturating_add(1);
+                Some((Ok(frame), l))
+            }
+            Ok(None) => None,
+            Err(_) => Some((Ok(Bytes::from_static(sse::KEEP_ALIVE.as_bytes())), l)),
+        }
+    })
+}
