@@ -272,7 +272,7 @@ proptest! {
             if pings.get(i).copied().unwrap_or(false) {
                 body.extend_from_slice(enc.keep_alive(now).unwrap_or_default().as_bytes());
             }
-            body.extend_from_slice(enc.encode(e, now).unwrap().as_bytes());
+            body.extend_from_slice(enc.encode(e, None, now).unwrap().as_bytes());
         }
         let mut points: Vec<usize> = cuts.iter().map(|c| c.index(body.len() + 1)).collect();
         points.sort_unstable();

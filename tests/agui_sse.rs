@@ -44,7 +44,7 @@ fn keep_alive_only_after_a_quiet_interval() {
     assert_eq!(enc.next_keep_alive(), Some(t0 + s(10)));
     assert_eq!(enc.keep_alive(t0 + s(9)), None);
     // An event resets the quiet time.
-    enc.encode(&StepStarted::new("a").into(), t0 + s(9))
+    enc.encode(&StepStarted::new("a").into(), None, t0 + s(9))
         .unwrap();
     assert_eq!(enc.keep_alive(t0 + s(18)), None);
     assert_eq!(enc.next_keep_alive(), Some(t0 + s(19)));

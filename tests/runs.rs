@@ -1,126 +1,49 @@
-//! Runs that survive: the restaurant finder's server resumes a run after a broken connection
-//! (`Last-Event-ID`), keeps runs and conversations in its run log (in memory, SQLite, Redis),
-//! ends every run a deadline or a shutdown cuts short with a `RUN_ERROR` that says which, and
-//! refuses runs past its limit with 503.
+//! The restaurant finder's server as a process, through its command line: each way a model can
+//! misbehave ends the run with a `RUN_ERROR` that names it within the deadline that covers it;
+//! a run resumes after a broken connection (`--cut-after`), after a restart on its SQLite file
+//! (`--store FILE`) and on another process sharing Redis (`--store redis://…`); runs past
+//! `--max-runs` get 503; the memory stays bounded under load; Ctrl-C ends stuck runs at
+//! `--shutdown-timeout`, and a second Ctrl-C exits at once.
 //!
-//! Every server here is started by the test on 127.0.0.1 and stopped by it: in-process servers
-//! for most checks, and the example binary itself (`target/*/examples/restaurant_finder`, built
-//! by `cargo test`) where a process must be killed, restarted, signalled or shared.
-
-#![allow(dead_code)]
-
-#[path = "../examples/restaurant_finder/console.rs"]
-mod console;
-#[path = "../examples/restaurant_finder/limits.rs"]
-mod limits;
-#[path = "../examples/restaurant_finder/llm.rs"]
-mod llm;
-#[path = "../examples/restaurant_finder/official.rs"]
-mod official;
-#[path = "../examples/restaurant_finder/page.rs"]
-mod page;
-#[path = "../examples/restaurant_finder/prompt.rs"]
-mod prompt;
-#[path = "../examples/restaurant_finder/runs.rs"]
-mod runs;
-#[path = "../examples/restaurant_finder/scripted.rs"]
-mod scripted;
-#[path = "../examples/restaurant_finder/server.rs"]
-mod server;
-#[path = "../examples/restaurant_finder/surface.rs"]
-mod surface;
-#[path = "../examples/restaurant_finder/tools.rs"]
-mod tools;
-#[path = "../examples/restaurant_finder/trim.rs"]
-mod trim;
-#[path = "../examples/restaurant_finder/ui.rs"]
-mod ui;
+//! Every test runs the example binary (`target/<profile>/examples/restaurant_finder`), which
+//! `cargo test` builds with the examples; with `--test runs` alone build it first:
+//! `cargo build --all-features --example restaurant_finder`. Its model is either its own
+//! scripted one or the fake OpenAI-compatible upstream of `runs/upstream.rs`. Nothing here
+//! includes the example's modules: the library server's own behaviour (resume on every cut for
+//! each run log, limits, echo, shutdown, tails) is tested in `server/tests`.
 
 mod support;
 
-/// Fake upstreams that hang, stall, cut, crawl and fail.
-#[path = "runs/deadlines.rs"]
-mod deadlines;
-/// The concurrency limit and memory under load.
-#[path = "runs/load.rs"]
-mod load;
-/// Server processes: killed and restarted on SQLite, sharing Redis, shut down.
+/// A fake OpenAI-compatible model that hangs, stalls, cuts, crawls, fails or sends garbage.
+#[path = "runs/upstream.rs"]
+mod upstream;
+
+/// The example binary as a server process.
 #[path = "runs/process.rs"]
 mod process;
-/// Dropping the client after every number of events, and resuming.
+
+/// Each misbehaving model ends its run as the deadline flags say.
+#[path = "runs/deadlines.rs"]
+mod deadlines;
+
+/// Resuming: after a cut connection, after a restart on SQLite, on another process over Redis.
 #[path = "runs/resume.rs"]
 mod resume;
 
+/// `--max-runs` and the memory under load.
+#[path = "runs/load.rs"]
+mod load;
+
+/// Ctrl-C, once and twice.
+#[path = "runs/shutdown.rs"]
+mod shutdown;
+
 use a2ui_stream::agui::{Event, SseReader, verify};
 use futures::StreamExt;
-use llm::{Agent, ModelConfig};
 use serde_json::{Value, json};
-use std::time::Duration;
-use tokio::sync::oneshot;
-use ui::Version;
 
-/// An in-process server; dropping it asks it to shut down.
-pub struct Server {
-    pub base: String,
-    stop: Option<oneshot::Sender<()>>,
-    pub done: tokio::task::JoinHandle<()>,
-}
-
-impl Server {
-    pub async fn start(agent: Agent, config: server::ServerConfig) -> Server {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let done = tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.await;
-            };
-            server::serve(listener, agent, config, shutdown)
-                .await
-                .unwrap();
-        });
-        Server {
-            base,
-            stop: Some(stop),
-            done,
-        }
-    }
-
-    /// Asks the server to shut down (open runs get the shutdown deadline).
-    pub fn shut_down(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.shut_down();
-    }
-}
-
-/// The demo's server configuration for tests: v0.9, loopback origins, runs in memory.
-pub fn config() -> server::ServerConfig {
-    let mut c = server::ServerConfig::new(Version::V09);
-    c.origins = server::Origins::default();
-    c
-}
-
-/// An agent on the scripted model pacing its tokens by `delay`.
-pub async fn scripted(delay: Duration) -> (Agent, scripted::ScriptedModel) {
-    let model = scripted::ScriptedModel::start(delay).await.unwrap();
-    (agent_at(&model.api_base()), model)
-}
-
-/// An agent calling the OpenAI-compatible API at `api_base`.
-pub fn agent_at(api_base: &str) -> Agent {
-    Agent::new(&ModelConfig {
-        api_base: api_base.to_owned(),
-        api_key: "test".into(),
-        model: "scripted".into(),
-    })
-}
+/// The `CUSTOM` event the server writes before each retry of a model request.
+pub const MODEL_RETRY_EVENT: &str = "a2ui-stream.model-retry";
 
 /// A run request for thread `thread`, run `run`, with one user message.
 pub fn input(thread: &str, run: &str, user: &str) -> Value {
@@ -133,14 +56,28 @@ pub fn input(thread: &str, run: &str, user: &str) -> Value {
 
 pub const QUERY: &str = "Top 3 Chinese restaurants in New York";
 
-/// `POST /agent` with `input`, and `Last-Event-ID` when given.
-pub async fn post(base: &str, input: &Value, last_event_id: Option<&str>) -> reqwest::Response {
+/// An HTTP client.
+pub fn client() -> reqwest::Client {
     // The TLS backend needs a crypto provider before the first client, even for plain HTTP.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let mut req = reqwest::Client::new()
+    reqwest::Client::new()
+}
+
+/// `POST /agent` with `input`, and `Last-Event-ID` when given.
+pub async fn post(base: &str, input: &Value, last_event_id: Option<&str>) -> reqwest::Response {
+    let mut req = client()
         .post(format!("{base}/agent"))
         .header("content-type", "application/json")
         .body(input.to_string());
+    if let Some(id) = last_event_id {
+        req = req.header("last-event-id", id);
+    }
+    req.send().await.unwrap()
+}
+
+/// `GET {base}{path}`, with `Last-Event-ID` when given.
+pub async fn get(base: &str, path: &str, last_event_id: Option<&str>) -> reqwest::Response {
+    let mut req = client().get(format!("{base}{path}"));
     if let Some(id) = last_event_id {
         req = req.header("last-event-id", id);
     }
@@ -163,7 +100,7 @@ pub async fn frames(resp: reqwest::Response, limit: Option<usize>) -> (Vec<Frame
         };
         for f in reader.feed_frames(&chunk) {
             let f = f.unwrap();
-            out.push((f.id.clone(), f.event));
+            out.push((f.id, f.event));
             if limit.is_some_and(|n| out.len() >= n) {
                 return (out, false);
             }
@@ -175,7 +112,7 @@ pub async fn frames(resp: reqwest::Response, limit: Option<usize>) -> (Vec<Frame
 /// Reads a whole run.
 pub async fn whole(resp: reqwest::Response) -> Vec<Frame> {
     let (f, clean) = frames(resp, None).await;
-    assert!(clean, "the stream broke");
+    assert!(clean, "the stream broke after {} frames: {f:?}", f.len());
     f
 }
 
@@ -183,11 +120,16 @@ pub fn events(frames: &[Frame]) -> Vec<Event> {
     frames.iter().map(|(_, e)| e.clone()).collect()
 }
 
-/// The run's events as JSON with the run's own id replaced, to compare runs.
-pub fn normalized(frames: &[Frame], run: &str) -> Vec<String> {
+/// The run's events as JSON with its run id, then its thread id replaced, to compare runs.
+pub fn normalized(frames: &[Frame], thread: &str, run: &str) -> Vec<String> {
     frames
         .iter()
-        .map(|(_, e)| serde_json::to_string(e).unwrap().replace(run, "RUN"))
+        .map(|(_, e)| {
+            serde_json::to_string(e)
+                .unwrap()
+                .replace(run, "RUN")
+                .replace(thread, "THREAD")
+        })
         .collect()
 }
 
@@ -202,6 +144,11 @@ pub fn assert_whole_run(frames: &[Frame]) {
     if let Err(v) = verify(&events(frames)) {
         panic!("the AG-UI verifier refuses the run: {v}");
     }
+}
+
+/// Whether the run ended with `RUN_FINISHED`.
+pub fn finished(frames: &[Frame]) -> bool {
+    matches!(frames.last(), Some((_, Event::RunFinished(_))))
 }
 
 /// The `RUN_ERROR` that ends a run, if it ends with one: (message, code).

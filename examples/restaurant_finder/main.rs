@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-// mimalloc gives the memory of a finished load back to the system on its own.
+// mimalloc: the memory of one load is reused by the next (tests/runs/load.rs measures it).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -629,6 +629,9 @@ fn live_body(
                 return None;
             }
             l.sent = usize::MAX;
+            // An error drops what the connection has not written yet: let the last frame
+            // leave first.
+            tokio::time::sleep(Duration::from_millis(50)).await;
             let cut = std::io::Error::other("connection cut on purpose (cut_after)");
             return Some((Err(cut), l));
         }

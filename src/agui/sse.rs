@@ -12,7 +12,7 @@
 //!
 //! let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(15));
 //! let t0 = Instant::now();
-//! let frame = enc.encode(&RunStarted::new("t", "r").into(), t0).unwrap();
+//! let frame = enc.encode(&RunStarted::new("t", "r").into(), None, t0).unwrap();
 //! assert_eq!(frame, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n");
 //! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(1)), None);
 //! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(15)), Some(": ping\n\n"));
@@ -72,7 +72,7 @@ pub const KEEP_ALIVE: &str = ": ping\n\n";
 /// ```
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// Writes one event as an SSE frame, `data: <json>\n\n`.
+/// Writes one event as an SSE frame, `data: <json>\n\n` (see [`frame`] for one with an id).
 ///
 /// ```
 /// use a2ui_stream::agui::{sse, StepStarted};
@@ -80,43 +80,30 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 ///            "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n");
 /// ```
 pub fn encode(event: &Event) -> serde_json::Result<String> {
-    let mut out = String::from("data: ");
-    out.push_str(&serde_json::to_string(event)?);
-    out.push_str("\n\n");
-    Ok(out)
+    Ok(frame(&serde_json::to_string(event)?, None))
 }
 
-/// Writes one event as an SSE frame with an `id:` line, `id: <id>\ndata: <json>\n\n`, so that a
-/// client that loses the connection can ask for what follows with `Last-Event-ID: <id>`.
+/// The SSE frame of an event already written as JSON: `id: <id>` when there is one (the
+/// sequence number a client sends back as `Last-Event-ID` to resume), then the JSON as `data:`,
+/// then a blank line. Every frame this crate writes comes from here.
 ///
-/// An id holding a line break or NUL could not be read back; it is left out. JSON written on
-/// several lines becomes one `data:` line per line, which a reader joins back with line breaks.
+/// JSON written on several lines becomes one `data:` line per line, which a reader joins back
+/// with line breaks.
 ///
 /// ```
-/// use a2ui_stream::agui::{sse, SseReader, StepStarted};
-/// let frame = sse::encode_with_id(&StepStarted::new("plan").into(), "7").unwrap();
-/// assert_eq!(frame, "id: 7\ndata: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n");
-/// let frames = SseReader::new().feed_frames(frame.as_bytes());
+/// use a2ui_stream::agui::{sse, SseReader};
+/// assert_eq!(sse::frame("{}", Some(3)), "id: 3\ndata: {}\n\n");
+/// assert_eq!(sse::frame("{}", None), "data: {}\n\n");
+/// assert_eq!(sse::frame("{\n}", Some(4)), "id: 4\ndata: {\ndata: }\n\n");
+/// let json = r#"{"type":"STEP_STARTED","stepName":"plan"}"#;
+/// let frames = SseReader::new().feed_frames(sse::frame(json, Some(7)).as_bytes());
 /// assert_eq!(frames[0].as_ref().unwrap().id.as_deref(), Some("7"));
 /// ```
-pub fn encode_with_id(event: &Event, id: &str) -> serde_json::Result<String> {
-    let json = serde_json::to_string(event)?;
-    Ok(frame_with_id(&json, id))
-}
-
-/// The SSE frame for an event already written as JSON, with an `id:` line when `id` can be one.
-///
-/// ```
-/// use a2ui_stream::agui::sse;
-/// assert_eq!(sse::frame_with_id("{}", "3"), "id: 3\ndata: {}\n\n");
-/// assert_eq!(sse::frame_with_id("{}", "a\nb"), "data: {}\n\n");
-/// assert_eq!(sse::frame_with_id("{\n}", "4"), "id: 4\ndata: {\ndata: }\n\n");
-/// ```
-pub fn frame_with_id(json: &str, id: &str) -> String {
-    let mut out = String::with_capacity(json.len() + id.len() + 12);
-    if !id.is_empty() && !id.contains(['\n', '\r', '\0']) {
+pub fn frame(json: &str, id: Option<u64>) -> String {
+    let mut out = String::with_capacity(json.len() + 32);
+    if let Some(id) = id {
         out.push_str("id: ");
-        out.push_str(id);
+        out.push_str(&id.to_string());
         out.push('\n');
     }
     for line in json.split(['\r', '\n']) {
@@ -204,7 +191,7 @@ impl std::error::Error for LastEventIdError {}
 /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(10));
 /// let t0 = Instant::now();
 /// enc.start(t0); // headers sent
-/// let mut body = enc.encode(&StepStarted::new("plan").into(), t0 + Duration::from_secs(4)).unwrap();
+/// let mut body = enc.encode(&StepStarted::new("plan").into(), None, t0 + Duration::from_secs(4)).unwrap();
 /// // The timer set at the start fires, but an event went out 6 s ago: no ping yet.
 /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(10)), None);
 /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(14)));
@@ -270,20 +257,26 @@ impl SseEncoder {
         self.interval
     }
 
-    /// Encodes `event` as a frame and records `now` as the last write.
+    /// Encodes `event` as a frame (with `id` when given, see [`frame`]) and records `now` as
+    /// the last write.
     ///
     /// ```
     /// use a2ui_stream::agui::{SseEncoder, TextMessageContent};
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
-    /// let frame = enc.encode(&TextMessageContent::new("m", "one\ntwo").into(), t0).unwrap();
+    /// let frame = enc.encode(&TextMessageContent::new("m", "one\ntwo").into(), Some(1), t0).unwrap();
     /// // The line break is escaped inside the JSON, so one `data:` line carries the event.
-    /// assert_eq!(frame, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"one\\ntwo\"}\n\n");
+    /// assert_eq!(frame, "id: 1\ndata: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"one\\ntwo\"}\n\n");
     /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
     /// ```
-    pub fn encode(&mut self, event: &Event, now: Instant) -> serde_json::Result<String> {
-        let frame = encode(event)?;
+    pub fn encode(
+        &mut self,
+        event: &Event,
+        id: Option<u64>,
+        now: Instant,
+    ) -> serde_json::Result<String> {
+        let frame = frame(&serde_json::to_string(event)?, id);
         self.last_write = Some(now);
         Ok(frame)
     }
@@ -296,7 +289,7 @@ impl SseEncoder {
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
-    /// enc.encode(&StepStarted::new("s").into(), t0).unwrap();
+    /// enc.encode(&StepStarted::new("s").into(), None, t0).unwrap();
     /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
     /// ```
     pub fn next_keep_alive(&self) -> Option<Instant> {
@@ -328,7 +321,7 @@ impl SseEncoder {
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
-    /// enc.encode(&StepStarted::new("s").into(), t0).unwrap();
+    /// enc.encode(&StepStarted::new("s").into(), None, t0).unwrap();
     /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(3)), None); // written 3 s ago
     /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(5)), Some(": ping\n\n"));
     /// // The ping counts as a write: the next one is due a whole interval later.

@@ -1,11 +1,18 @@
-use super::*;
-use std::path::PathBuf;
-use std::process::Stdio;
+//! The example binary as a server process.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-/// The example binary `cargo test` built beside this test's own.
+/// The example binary built beside this test's own (`target/<profile>/examples/`), or
+/// `$RESTAURANT_FINDER_BIN` when set (to run these tests against another build of it).
 pub fn example_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("RESTAURANT_FINDER_BIN") {
+        return PathBuf::from(bin);
+    }
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
     let bin = profile_dir.join("examples").join("restaurant_finder");
@@ -15,47 +22,109 @@ pub fn example_binary() -> PathBuf {
          or `cargo build --all-features --example restaurant_finder`",
         bin.display()
     );
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| warn_if_stale(&bin));
     bin
+}
+
+/// Says so when a source of the example or of the server crate is newer than the binary:
+/// `cargo test --test runs` alone does not rebuild the examples.
+fn warn_if_stale(bin: &Path) {
+    fn newest(dir: &Path) -> Option<(SystemTime, PathBuf)> {
+        let mut out: Option<(SystemTime, PathBuf)> = None;
+        for entry in std::fs::read_dir(dir).ok()?.flatten() {
+            let path = entry.path();
+            let found = if path.is_dir() {
+                newest(&path)
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                entry.metadata().ok()?.modified().ok().map(|t| (t, path))
+            } else {
+                None
+            };
+            if let Some(f) = found.filter(|f| out.as_ref().is_none_or(|o| f.0 > o.0)) {
+                out = Some(f);
+            }
+        }
+        out
+    }
+    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["examples/restaurant_finder", "server/src", "src"] {
+        if let Some((t, path)) = newest(&root.join(dir)).filter(|(t, _)| *t > built) {
+            let ago = t.duration_since(built).unwrap_or_default();
+            crate::support::say(&format!(
+                "warning: {} is {ago:?} newer than {}; rebuild it with \
+                 `cargo build --all-features --example restaurant_finder`",
+                path.display(),
+                bin.display()
+            ));
+            return;
+        }
+    }
 }
 
 /// A server process of the example; killed when dropped.
 pub struct Process {
     pub child: Child,
+    /// `http://127.0.0.1:PORT`.
     pub base: String,
-    pub log: Arc<std::sync::Mutex<Vec<String>>>,
+    /// What it wrote to its standard error, line by line.
+    pub log: Arc<Mutex<Vec<String>>>,
 }
 
-use std::sync::Arc;
+/// How to start one.
+#[derive(Default)]
+pub struct Start<'a> {
+    /// Arguments after `serve --addr 127.0.0.1:0`.
+    pub args: &'a [&'a str],
+    /// `OPENAI_BASE_URL` (with `A2UI_MODEL=test`); `None`: the scripted model.
+    pub model: Option<&'a str>,
+    /// The scripted model's pause between tokens (`A2UI_SCRIPTED_DELAY_MS`), 1 ms when `None`.
+    pub ms_per_token: Option<u64>,
+}
 
 impl Process {
-    /// Starts `restaurant_finder serve --addr 127.0.0.1:0 ARGS`, with the model at `model`
-    /// (`None`: the scripted one at 1 ms per token), and waits until it listens.
+    /// `restaurant_finder serve --addr 127.0.0.1:0 ARGS` with the model at `model` (`None`: the
+    /// scripted one at 1 ms per token); returns once it listens.
     pub async fn start(args: &[&str], model: Option<&str>) -> Process {
-        Process::start_paced(args, model, 1).await
+        Process::start_with(Start {
+            args,
+            model,
+            ms_per_token: None,
+        })
+        .await
     }
 
-    /// [`start`](Process::start) with the scripted model at `ms_per_token`.
-    pub async fn start_paced(args: &[&str], model: Option<&str>, ms_per_token: u64) -> Process {
+    /// Starts one as `start` says, with no `A2UI_*` or `OPENAI_*` variable of the test's own
+    /// environment.
+    pub async fn start_with(start: Start<'_>) -> Process {
         let mut cmd = Command::new(example_binary());
         cmd.arg("serve")
             .args(["--addr", "127.0.0.1:0"])
-            .args(args)
-            .env_remove("OPENAI_API_KEY")
-            .env_remove("OPENAI_BASE_URL")
-            .env_remove("A2UI_MODEL")
-            .env_remove("A2UI_STORE")
-            .env("A2UI_SCRIPTED_DELAY_MS", ms_per_token.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        if let Some(m) = model {
+            .args(start.args);
+        for (name, _) in std::env::vars_os() {
+            let n = name.to_string_lossy();
+            if n.starts_with("A2UI_") || n.starts_with("OPENAI_") {
+                cmd.env_remove(&name);
+            }
+        }
+        cmd.env(
+            "A2UI_SCRIPTED_DELAY_MS",
+            start.ms_per_token.unwrap_or(1).to_string(),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+        if let Some(m) = start.model {
             cmd.env("OPENAI_BASE_URL", m).env("A2UI_MODEL", "test");
         }
         let mut child = cmd.spawn().unwrap();
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let base = tokio::time::timeout(Duration::from_secs(30), async {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let base = tokio::time::timeout(Duration::from_secs(60), async {
             while let Some(line) = lines.next_line().await.unwrap() {
                 log.lock().unwrap().push(line.clone());
                 if let Some(rest) = line.strip_prefix("page: http://") {
@@ -65,7 +134,7 @@ impl Process {
             panic!("the server exited: {:?}", log.lock().unwrap());
         })
         .await
-        .expect("the server did not start");
+        .expect("the server did not start within 60 s");
         let keep = log.clone();
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
@@ -89,7 +158,24 @@ impl Process {
         assert!(ok, "kill -{sig} failed");
     }
 
-    /// The process's resident memory, in KiB.
+    /// Kills it and waits until it is gone.
+    #[cfg(feature = "store")]
+    pub async fn kill(mut self) {
+        self.child.kill().await.unwrap();
+    }
+
+    /// Waits at most `limit` for it to exit.
+    pub async fn exit_within(&mut self, limit: Duration) -> ExitStatus {
+        match tokio::time::timeout(limit, self.child.wait()).await {
+            Ok(status) => status.unwrap(),
+            Err(_) => panic!(
+                "the server did not exit within {limit:?}: {:?}",
+                self.log.lock().unwrap()
+            ),
+        }
+    }
+
+    /// Its resident memory, in KiB.
     pub fn rss_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap();
         status
@@ -100,228 +186,11 @@ impl Process {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2ui-{name}-{}", std::process::id()));
+/// A fresh directory of this test process's own, under the system's temporary one.
+#[cfg(feature = "store")]
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2ui-runs-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Kill the server after a run finished, start it again on the same SQLite file: the run
-/// replays whole, and a new run in the thread is answered from its history. A run open when
-/// the server was killed ends with `RUN_ERROR` when the next server starts.
-#[cfg(feature = "store")]
-#[tokio::test]
-async fn a_killed_server_restarts_on_its_sqlite_file() {
-    let dir = temp_dir("restart");
-    let file = dir.join("runs.db");
-    let file = file.to_str().unwrap();
-    let (up, upstream) = deadlines::start_upstream().await;
-    let ok = format!("{upstream}/ok/v1");
-    let first = Process::start(&["--store", file], Some(&ok)).await;
-    let run = whole(post(&first.base, &input("t", "r1", QUERY), None).await).await;
-    assert_whole_run(&run);
-    assert!(matches!(run.last(), Some((_, Event::RunFinished(_)))));
-    // A second run left open: its model answers one word every 100 ms.
-    let slow = Process::start(
-        &["--store", &format!("{file}.open")],
-        Some(&format!("{upstream}/slow/v1")),
-    )
-    .await;
-    let (open, _) = frames(
-        post(&slow.base, &input("t", "open", QUERY), None).await,
-        Some(3),
-    )
-    .await;
-    first.signal("KILL");
-    slow.signal("KILL");
-    drop((first, slow));
-
-    let again = Process::start(&["--store", file], Some(&ok)).await;
-    let replay = whole(
-        reqwest::get(format!("{}/agent/runs/t/r1", again.base))
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(
-        replay, run,
-        "the finished run replays whole after the restart"
-    );
-    let before = up.bodies.lock().unwrap().len();
-    let second = whole(
-        post(
-            &again.base,
-            &input("t", "r2", "Top 2 Italian restaurants in New York"),
-            None,
-        )
-        .await,
-    )
-    .await;
-    assert_whole_run(&second);
-    let bodies = up.bodies.lock().unwrap().clone();
-    let asked = &bodies[before];
-    let said: Vec<String> = asked["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            format!(
-                "{}: {}",
-                m["role"].as_str().unwrap(),
-                m["content"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
-    assert!(
-        said.iter().any(|m| m == &format!("user: {QUERY}")),
-        "{said:?}"
-    );
-    assert!(
-        said.iter()
-            .any(|m| m.starts_with("assistant: ") && m.len() > 20),
-        "{said:?}"
-    );
-    assert_eq!(
-        said.last().unwrap(),
-        "user: Top 2 Italian restaurants in New York"
-    );
-
-    let reopened = Process::start(&["--store", &format!("{file}.open")], Some(&ok)).await;
-    let ended = whole(
-        reqwest::get(format!("{}/agent/runs/t/open", reopened.base))
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(&ended[..open.len()], &open[..]);
-    assert_whole_run(&ended);
-    let (message, code) = run_error(&ended).unwrap();
-    assert_eq!(code.as_deref(), Some("SERVER_RESTARTED"), "{message}");
-    drop((again, reopened));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Two server processes on one Redis: a run cut after every N events on the first resumes on
-/// the second.
-#[cfg(feature = "store-redis")]
-#[tokio::test]
-async fn a_run_resumes_on_another_process_sharing_redis() {
-    let Some(redis) = support::redis::RedisServer::start_or_skip() else {
-        return;
-    };
-    let url = redis.url();
-    let a = Process::start(&["--store", &url], None).await;
-    let b = Process::start(&["--store", &url], None).await;
-    let (k, latency) = resume::every_cut_resumes(&a.base, &b.base, "t-redis").await;
-    support::say(&format!(
-        "resume (Redis, two processes): {} cuts of a {k}-event run resumed on the other process, \
-         first resumed event after {latency:?} (median)",
-        k - 1
-    ));
-}
-
-/// The published bound on memory (docs/performance.md, "Server load"): at most this much more
-/// per open run than the idle server holds. Measured about 390 KiB in a release build; the
-/// debug build the tests run needs more.
-const PER_RUN_KIB: u64 = 1024;
-
-/// A server whose limit is 40 runs: 40 at once all finish, the 41st gets 503, the memory stays
-/// under the published bound per run, and falls back once they are over.
-#[tokio::test]
-async fn memory_stays_bounded_under_load_and_falls_back() {
-    // At 5 ms per token a run lasts seconds: the 40 are open together.
-    let mut server = Process::start_paced(&["--max-runs", "40"], None, 5).await;
-    whole(post(&server.base, &input("warm", "up", QUERY), None).await).await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let idle = server.rss_kib();
-    let (started, mut admitted) = tokio::sync::mpsc::unbounded_channel();
-    let runs: Vec<_> = (0..40)
-        .map(|i| {
-            let base = server.base.clone();
-            let started = started.clone();
-            async move {
-                let resp = post(&base, &input(&format!("t{i}"), "r", QUERY), None).await;
-                // The answer's head comes once the run holds its place.
-                let _ = started.send(());
-                frames(resp, None).await
-            }
-        })
-        .collect();
-    let all = tokio::spawn(futures::future::join_all(runs));
-    for _ in 0..40 {
-        admitted.recv().await.unwrap();
-    }
-    let refused = post(&server.base, &input("t-more", "r", QUERY), None).await;
-    assert_eq!(refused.status(), 503);
-    let mut peak = 0;
-    while !all.is_finished() {
-        peak = peak.max(server.rss_kib());
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    for (frames, clean) in all.await.unwrap() {
-        assert!(clean);
-        assert!(matches!(frames.last(), Some((_, Event::RunFinished(_)))));
-    }
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let after = server.rss_kib();
-    let grew = peak.saturating_sub(idle);
-    support::say(&format!(
-        "load (debug build): 40 runs at once, idle {idle} KiB, peak {peak} KiB ({} KiB per run), \
-         {after} KiB 3 s after",
-        grew / 40
-    ));
-    assert!(grew < 40 * PER_RUN_KIB, "{grew} KiB for 40 runs");
-    assert!(
-        after < idle + grew / 2,
-        "the memory did not fall back: idle {idle} KiB, peak {peak} KiB, after {after} KiB"
-    );
-    let _ = server.child.kill().await;
-}
-
-/// Ctrl-C with a run stuck on a hanging model: the run ends with `RUN_ERROR` at the shutdown
-/// deadline and the process exits cleanly; a second Ctrl-C exits at once.
-#[tokio::test]
-async fn ctrl_c_ends_stuck_runs_and_a_second_one_exits() {
-    let (_up, upstream) = deadlines::start_upstream().await;
-    let hang = format!("{upstream}/hang/v1");
-    let mut graceful = Process::start(&["--shutdown-timeout", "0.5"], Some(&hang)).await;
-    let mut patient = Process::start(&["--shutdown-timeout", "60"], Some(&hang)).await;
-    let reading = tokio::spawn(frames(
-        post(&graceful.base, &input("t", "stuck", QUERY), None).await,
-        None,
-    ));
-    let held = post(&patient.base, &input("t", "stuck", QUERY), None).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-
-    graceful.signal("INT");
-    let (got, _) = tokio::time::timeout(Duration::from_secs(10), reading)
-        .await
-        .unwrap()
-        .unwrap();
-    let (message, code) = run_error(&got).unwrap();
-    assert_eq!(code.as_deref(), Some("SERVER_SHUTDOWN"), "{message}");
-    let status = tokio::time::timeout(Duration::from_secs(10), graceful.child.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(
-        status.success(),
-        "{status:?} {:?}",
-        graceful.log.lock().unwrap()
-    );
-
-    patient.signal("INT");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(
-        patient.child.try_wait().unwrap().is_none(),
-        "the first Ctrl-C waits for the run"
-    );
-    patient.signal("INT");
-    let status = tokio::time::timeout(Duration::from_secs(5), patient.child.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(status.code(), Some(130));
-    drop(held);
 }

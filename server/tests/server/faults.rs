@@ -143,6 +143,7 @@ async fn a_reused_run_id_with_another_input_is_refused() {
 /// Behind an auth layer that names the caller: runs and threads are the caller's own; anyone
 /// else gets 404 on resume and replay, and their runs never see another caller's history.
 #[tokio::test]
+#[allow(clippy::result_large_err)] // tower-http's validator answers with a whole response
 async fn runs_and_threads_belong_to_their_caller() {
     use tower_http::validate_request::ValidateRequestHeaderLayer;
     let agent = Streamer::default();

@@ -166,7 +166,7 @@ impl Stored {
     /// assert_eq!(sse::read_all(frame.as_bytes()).unwrap(), [Event::from(StepStarted::new("plan"))]);
     /// ```
     pub fn to_sse(&self) -> String {
-        super::sse::frame_with_id(&self.json, &self.seq.to_string())
+        super::sse::frame(&self.json, Some(self.seq))
     }
 
     /// Whether this event ends its run: `RUN_FINISHED` or `RUN_ERROR`, read from the JSON's
