@@ -12,7 +12,7 @@
 //! memory (the baseline), then starts `--runs` runs at once, each reading its whole event stream,
 //! while it samples the server's memory every 20 ms. It prints how many runs finished, failed or
 //! were refused (503), the time to each run's first A2UI activity and to its end (p50, p95),
-//! the peak memory and the memory 1 s and 5 s after the last run ended. Arguments after `--` go
+//! the peak memory and the memory 1 s, 5 s and 15 s after the last run ended. Arguments after `--` go
 //! to the server (`--max-runs 2000`, `--store runs.db`, …).
 
 use futures::StreamExt;
@@ -50,7 +50,10 @@ fn options() -> Result<Options, String> {
                     .and_then(|n| n.parse().ok())
                     .ok_or("--delay-ms needs a number")?
             }
-            "--" => o.server_args.extend(args.by_ref()),
+            // `cargo bench` appends `--bench`, after ours: it is not the server's.
+            "--" => o
+                .server_args
+                .extend(args.by_ref().filter(|a| a != "--bench")),
             "--bench" => {}
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -202,6 +205,8 @@ async fn main() {
     let after_1s = rss_kib(pid);
     tokio::time::sleep(Duration::from_secs(4)).await;
     let after_5s = rss_kib(pid);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after_15s = rss_kib(pid);
 
     let (mut first, mut total, mut refused, mut failed) = (Vec::new(), Vec::new(), 0, Vec::new());
     for out in outcomes {
@@ -239,12 +244,13 @@ async fn main() {
     );
     let per_run = peak.saturating_sub(baseline) / (finished.max(1) as u64);
     println!(
-        "  memory: {} before, {} peak ({} KiB per finished run), {} 1 s after, {} 5 s after",
+        "  memory: {} before, {} peak ({} KiB per finished run), {} 1 s after, {} 5 s after, {} 15 s after",
         mib(baseline),
         mib(peak),
         per_run,
         mib(after_1s),
-        mib(after_5s)
+        mib(after_5s),
+        mib(after_15s)
     );
     let _ = child.kill().await;
 }

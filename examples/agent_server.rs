@@ -33,8 +33,9 @@ impl Agent for Greeter {
             answer.join(",")
         );
         // As a model streams it: a few bytes at a time, each component out as it closes.
-        for piece in answer.as_bytes().chunks(16) {
-            out.model_text(&String::from_utf8_lossy(piece))?;
+        let chars: Vec<char> = answer.chars().collect();
+        for piece in chars.chunks(16) {
+            out.model_text(&piece.iter().collect::<String>())?;
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         out.model_end()?;

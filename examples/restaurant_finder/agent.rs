@@ -10,7 +10,7 @@ use crate::official::Official;
 use crate::ui::{self, VERSIONS};
 use crate::{prompt, tools};
 use a2ui_stream::Version;
-use a2ui_stream::agui::{ChatMessage, RunAgentInput};
+use a2ui_stream::agui::{ChatMessage, RunAgentInput, UserContent};
 use a2ui_stream::renderer::RendererState;
 use a2ui_stream_server::{
     Agent, AgentError, Arrival, Deadline, Deadlines, Retries, Run, RunWriter,
@@ -110,7 +110,7 @@ impl RestaurantAgent {
 
 impl Agent for RestaurantAgent {
     async fn run(&self, run: Run, out: &mut RunWriter) -> Result<(), AgentError> {
-        let (version, history) = request(&run.input, self.version)?;
+        let (version, history) = request(run.input, self.version)?;
         let mut conversation =
             vec![json!({ "role": "system", "content": prompt::system_prompt(version) })];
         conversation.extend(history);
@@ -133,8 +133,8 @@ impl Agent for RestaurantAgent {
 /// What the client asked for: the version (`forwardedProps.a2uiVersion`, else `default`), and
 /// the conversation for the model: user and assistant text, then the UI action
 /// (`forwardedProps.a2uiAction.userAction`) if there is one.
-pub fn request(input: &RunAgentInput, default: Version) -> Result<(Version, Vec<Value>), String> {
-    let props = input.forwarded_props.clone().unwrap_or(Value::Null);
+pub fn request(input: RunAgentInput, default: Version) -> Result<(Version, Vec<Value>), String> {
+    let props = input.forwarded_props.unwrap_or(Value::Null);
     let version = match props.get("a2uiVersion").and_then(Value::as_str) {
         Some(v) => Version::parse(v)
             .filter(|v| VERSIONS.contains(v))
@@ -142,10 +142,14 @@ pub fn request(input: &RunAgentInput, default: Version) -> Result<(Version, Vec<
         None => default,
     };
     let mut history = Vec::new();
-    for m in &input.messages {
+    // The conversation is moved, not copied: a user message may be megabytes.
+    for m in input.messages {
         let (role, text) = match m {
-            ChatMessage::User(u) => ("user", u.content.text()),
-            ChatMessage::Assistant(a) => ("assistant", a.content.clone()),
+            ChatMessage::User(u) => match u.content {
+                UserContent::Text(t) => ("user", Some(t)),
+                parts => ("user", parts.text()),
+            },
+            ChatMessage::Assistant(a) => ("assistant", a.content),
             _ => continue,
         };
         if let Some(text) = text.filter(|t| !t.trim().is_empty()) {

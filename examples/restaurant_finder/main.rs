@@ -32,9 +32,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-// mimalloc: the memory of one load is reused by the next (tests/runs/load.rs measures it).
+// jemalloc, with the settings of .cargo/config.toml: a background thread gives the memory of a
+// finished load back to the system within seconds, where glibc's malloc keeps the peak.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// Answers restaurant queries with an A2UI interface streamed while the model writes it: on the
 /// console, or served over AG-UI with a page to watch it.

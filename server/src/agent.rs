@@ -11,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 /// The server has already sent `RUN_STARTED` and recorded it; whatever the agent writes into
 /// `out` is recorded in the run log and sent to the client as it is written. Returning `Ok`
 /// ends the run with `RUN_FINISHED`, an error ends it with `RUN_ERROR` carrying the error's
-/// message and code. The future is dropped (after [`Run::cancel`] fires) when the run must end
-/// early: the run deadline, a shutdown, or a client that left and did not come back.
+/// message and code. When the run must end early (the run deadline, a shutdown, or a client that
+/// left and did not come back), [`Run::cancel`] fires, then the future is dropped.
 ///
 /// ```
 /// use a2ui_stream_server::{Agent, AgentError, Run, RunWriter};
@@ -70,8 +70,8 @@ pub struct Run {
     pub input: RunAgentInput,
     /// The thread's stored conversation before this run (what `input.messages` was built on).
     pub history: Vec<ChatMessage>,
-    /// Fires when the run must end early; the agent's future is dropped right after. Hand it to
-    /// tasks the agent spawns.
+    /// Fires when the run is over: when it must end early, just before the agent's future is
+    /// dropped, and after the agent returned. Hand it to tasks the agent spawns.
     pub cancel: CancellationToken,
     /// The deadlines the server runs with: the agent applies the connect, first-token and
     /// silence deadlines to its model calls (see [`Arrival`](crate::Arrival)); the server
@@ -140,6 +140,28 @@ impl From<String> for AgentError {
 impl From<&str> for AgentError {
     fn from(message: &str) -> Self {
         AgentError::new(message)
+    }
+}
+
+impl From<crate::DeadlinePassed> for AgentError {
+    fn from(e: crate::DeadlinePassed) -> Self {
+        AgentError::new(e.to_string())
+    }
+}
+
+/// A request that failed for good: its error, and how many retries came before.
+///
+/// ```
+/// use a2ui_stream_server::{AgentError, GaveUp};
+/// let e = AgentError::from(GaveUp { error: "503 Service Unavailable", retries: 2 });
+/// assert_eq!(e.message(), "503 Service Unavailable (after 2 retries)");
+/// ```
+impl<E: fmt::Display> From<crate::GaveUp<E>> for AgentError {
+    fn from(g: crate::GaveUp<E>) -> Self {
+        match g.retries {
+            0 => AgentError::new(g.error.to_string()),
+            n => AgentError::new(format!("{} (after {n} retries)", g.error)),
+        }
     }
 }
 

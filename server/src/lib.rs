@@ -67,3 +67,8 @@ pub use retry::{GaveUp, MODEL_RETRY_EVENT, Retries};
 pub use server::{AgentServer, Handle, serve_router, shutdown_signals};
 pub use tokio_util::sync::CancellationToken;
 pub use writer::{RunWriter, Split};
+
+/// The examples of `docs/server.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/server.md")]
+pub struct ServerDocDoctests;

@@ -524,8 +524,12 @@ async fn drive<A: Agent>(
             }
         }
     };
+    let mut answer = Box::pin(tokio::time::timeout(
+        deadlines.total,
+        agent.run(run, &mut writer),
+    ));
     let failure = tokio::select! {
-        r = tokio::time::timeout(deadlines.total, agent.run(run, &mut writer)) => match r {
+        r = &mut answer => match r {
             Ok(Ok(())) => None,
             Ok(Err(e)) => Some((e.message().to_owned(), e.code().to_owned())),
             Err(_) => Some((
@@ -538,7 +542,9 @@ async fn drive<A: Agent>(
             Some((message, code.to_owned()))
         }
     };
+    // The agent's own tasks hear the run is over before its future is dropped.
     cancel.cancel();
+    drop(answer);
     if let Some((message, code)) = &failure {
         tracing::warn!(run = writer.run_id(), code, "{message}");
     }

@@ -121,10 +121,9 @@ impl Agent for Model {
                 || async { self.open(&mode) },
                 |e| Some(format!("the model request failed: {e}")),
             )
-            .await
-            .map_err(|g| format!("{} (after {} retries)", g.error, g.retries))?;
+            .await?;
         let mut arrival = Arrival::new(&run.deadlines);
-        while let Some(chunk) = arrival.next(&mut stream).await.map_err(|e| e.to_string())? {
+        while let Some(chunk) = arrival.next(&mut stream).await? {
             let chunk = chunk.map_err(|e| {
                 format!(
                     "the connection to the model was cut after {} ({e})",
