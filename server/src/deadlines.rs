@@ -1,21 +1,22 @@
-//! The four deadlines of a run, and the clock of one model answer.
-//!
-//! | deadline | default | variable | covers |
-//! |---|---|---|---|
-//! | connect | 10 s | `A2UI_CONNECT_TIMEOUT` | opening the connection to the model (the agent's HTTP client) |
-//! | first token | 60 s | `A2UI_FIRST_TOKEN_TIMEOUT` | from a model request to the first chunk of its answer |
-//! | silence | 30 s | `A2UI_SILENCE_TIMEOUT` | between one chunk of the answer and the next |
-//! | run | 300 s | `A2UI_RUN_TIMEOUT` | the whole run: every model call, tool call and retry |
-//!
-//! The server enforces the run deadline itself. The other three are about the model, which only
-//! the agent talks to: it sets the connect deadline on its HTTP client and reads its answer
-//! through an [`Arrival`], which applies the first-token and silence deadlines to any stream.
+//! The four deadlines of a run, and the clock of one model answer
+//! (the table is on [`Deadlines`]).
 
 use futures_util::{Stream, StreamExt};
 use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The deadlines of one run; each that passes ends the run with an error naming it.
+///
+/// | deadline | default | variable | covers |
+/// |---|---|---|---|
+/// | connect | 10 s | `A2UI_CONNECT_TIMEOUT` | opening the connection to the model (the agent's HTTP client) |
+/// | first token | 60 s | `A2UI_FIRST_TOKEN_TIMEOUT` | from a model request to the first chunk of its answer |
+/// | silence | 30 s | `A2UI_SILENCE_TIMEOUT` | between one chunk of the answer and the next |
+/// | run | 300 s | `A2UI_RUN_TIMEOUT` | the whole run: every model call, tool call and retry |
+///
+/// The server enforces the run deadline itself. The other three are about the model, which only
+/// the agent talks to: it sets the connect deadline on its HTTP client and reads its answer
+/// through an [`Arrival`], which applies the first-token and silence deadlines to any stream.
 ///
 /// ```
 /// use a2ui_stream_server::Deadlines;
@@ -49,8 +50,8 @@ impl Default for Deadlines {
 }
 
 impl Deadlines {
-    /// The defaults, overridden by the environment variables of the [module table](self)
-    /// (seconds, `2.5` works too).
+    /// The defaults, overridden by `A2UI_CONNECT_TIMEOUT`, `A2UI_FIRST_TOKEN_TIMEOUT`,
+    /// `A2UI_SILENCE_TIMEOUT` and `A2UI_RUN_TIMEOUT` (seconds, `2.5` works too).
     ///
     /// ```
     /// let d = a2ui_stream_server::Deadlines::from_env().unwrap();
@@ -131,7 +132,7 @@ pub enum Deadline {
 }
 
 impl Deadline {
-    /// The four, in the order of the module table.
+    /// The four: connect, first token, silence, run.
     pub const ALL: [Deadline; 4] = [
         Deadline::Connect,
         Deadline::FirstToken,
