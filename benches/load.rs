@@ -4,6 +4,7 @@
 //! ```text
 //! cargo build --release --all-features --example restaurant_finder
 //! cargo bench --all-features --bench load -- --runs 1000 [--server PATH] [--delay-ms 5]
+//!     [--user-bytes N]
 //!     [-- SERVER ARGS...]
 //! ```
 //!
@@ -24,6 +25,8 @@ struct Options {
     server: String,
     runs: usize,
     delay_ms: u64,
+    /// Bytes the user message is padded to (0: the bare query).
+    user_bytes: usize,
     server_args: Vec<String>,
 }
 
@@ -32,6 +35,7 @@ fn options() -> Result<Options, String> {
         server: "target/release/examples/restaurant_finder".into(),
         runs: 1000,
         delay_ms: 5,
+        user_bytes: 0,
         server_args: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -49,6 +53,12 @@ fn options() -> Result<Options, String> {
                     .next()
                     .and_then(|n| n.parse().ok())
                     .ok_or("--delay-ms needs a number")?
+            }
+            "--user-bytes" => {
+                o.user_bytes = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .ok_or("--user-bytes needs a number")?
             }
             // `cargo bench` appends `--bench`, after ours: it is not the server's.
             "--" => o
@@ -81,10 +91,18 @@ enum Outcome {
     Refused,
 }
 
-async fn one_run(client: &reqwest::Client, base: &str, i: usize) -> Outcome {
+async fn one_run(client: &reqwest::Client, base: &str, i: usize, user_bytes: usize) -> Outcome {
+    let mut query = String::from("Top 5 Chinese restaurants in New York");
+    if user_bytes > query.len() {
+        // A long message (a pasted document, say): the query, then filler words.
+        query.push('\n');
+        while query.len() < user_bytes {
+            query.push_str("lorem ");
+        }
+    }
     let input = serde_json::json!({
         "threadId": format!("load-{i}"), "runId": format!("run-{i}"),
-        "messages": [{"id": "u", "role": "user", "content": "Top 5 Chinese restaurants in New York"}],
+        "messages": [{"id": "u", "role": "user", "content": query}],
         "forwardedProps": {"a2uiVersion": "v0.9"}
     });
     let start = Instant::now();
@@ -178,7 +196,7 @@ async fn main() {
         .pool_max_idle_per_host(0)
         .build()
         .expect("client");
-    let warm = one_run(&client, &base, usize::MAX).await;
+    let warm = one_run(&client, &base, usize::MAX, 0).await;
     assert!(
         matches!(warm, Outcome::Finished { .. }),
         "the warm-up run failed"
@@ -197,7 +215,9 @@ async fn main() {
         peak
     });
     let t = Instant::now();
-    let outcomes = futures::future::join_all((0..o.runs).map(|i| one_run(&client, &base, i))).await;
+    let outcomes =
+        futures::future::join_all((0..o.runs).map(|i| one_run(&client, &base, i, o.user_bytes)))
+            .await;
     let wall = t.elapsed();
     sampling.store(false, std::sync::atomic::Ordering::Relaxed);
     let peak = sampler.await.unwrap_or(0);

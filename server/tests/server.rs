@@ -103,6 +103,8 @@ pub fn input(thread: &str, run: &str, user: &str) -> Value {
 }
 
 pub fn client() -> reqwest::Client {
+    // Fails only when a provider is installed already, which is as good.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::new()
 }
 

@@ -91,7 +91,9 @@ async fn every_misbehaving_model_ends_its_run_as_the_deadlines_say() {
         }
     }
     assert_eq!(requests.load(Ordering::SeqCst), 3 + 5);
-    let health = reqwest::get(format!("{}/healthz", server.base))
+    let health = client()
+        .get(format!("{}/healthz", server.base))
+        .send()
         .await
         .unwrap();
     assert_eq!(health.text().await.unwrap(), "ok");

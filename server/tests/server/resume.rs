@@ -109,7 +109,7 @@ async fn a_finished_run_replays_whole_or_after_an_id() {
     let full = whole(post(&server.base, &input("t", "r", "tacos"), None).await).await;
     let get = |q: &'static str| {
         let url = format!("{}/agent/runs/t/r{q}", server.base);
-        async move { whole(reqwest::get(url).await.unwrap()).await }
+        async move { whole(client().get(url).send().await.unwrap()).await }
     };
     assert_eq!(get("").await, full);
     assert_eq!(get("?after=5").await, full[5..].to_vec());
