@@ -18,7 +18,7 @@ use a2ui_stream_server::{
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
-use async_openai::types::chat::{ChatCompletionResponseStream, CreateChatCompletionRequest};
+use async_openai::types::chat::CreateChatCompletionStreamResponse;
 use serde_json::{Value, json};
 
 /// Most model calls one attempt makes (each tool round is one more call).
@@ -185,6 +185,22 @@ pub struct Attempt {
     pub problems: Vec<String>,
 }
 
+/// A chat-completions request, serialised straight from the conversation: the HTTP body is the
+/// only copy of it.
+#[derive(serde::Serialize)]
+struct Request<'a> {
+    model: &'a str,
+    messages: &'a [Value],
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<&'a Value>,
+}
+
+/// The streamed answer.
+type ChatStream = std::pin::Pin<
+    Box<dyn futures::Stream<Item = Result<CreateChatCompletionStreamResponse, OpenAIError>> + Send>,
+>;
+
 /// Why opening a model request failed.
 enum Open {
     Failed(OpenAIError),
@@ -204,15 +220,16 @@ impl RestaurantAgent {
             problems: Vec::new(),
         };
         for round in 0..MAX_ROUNDS {
-            let tools = if round + 1 < MAX_ROUNDS {
-                json!([{ "type": "function", "function": tools::get_restaurants_definition() }])
-            } else {
-                json!(null)
+            let tools = (round + 1 < MAX_ROUNDS).then(
+                || json!([{ "type": "function", "function": tools::get_restaurants_definition() }]),
+            );
+            let request = Request {
+                model: &self.model,
+                messages: conversation,
+                stream: true,
+                tools: tools.as_ref(),
             };
-            let request = json!({ "model": self.model, "messages": conversation, "stream": true, "tools": tools });
-            let request: CreateChatCompletionRequest = serde_json::from_value(request)
-                .map_err(|e| format!("could not build the model request: {e}"))?;
-            let (mut stream, mut arrival) = self.open(request, deadlines, out).await?;
+            let (mut stream, mut arrival) = self.open(&request, deadlines, out).await?;
             let mut content = String::new();
             let mut calls: Vec<PendingCall> = Vec::new();
             let mut finished = false;
@@ -297,25 +314,22 @@ impl RestaurantAgent {
     /// may mend (5xx, a rate limit, a refused connection) as `retries` says.
     async fn open(
         &self,
-        request: CreateChatCompletionRequest,
+        request: &Request<'_>,
         deadlines: &Deadlines,
         out: &mut RunWriter,
-    ) -> Result<(ChatCompletionResponseStream, Arrival), AgentError> {
+    ) -> Result<(ChatStream, Arrival), AgentError> {
         let opened = self
             .retries
             .run(
                 out,
-                || {
-                    let request = request.clone();
-                    async move {
-                        let arrival = Arrival::new(deadlines);
-                        let chat = self.client.chat();
-                        let open = chat.create_stream(request);
-                        match tokio::time::timeout(deadlines.first_token, open).await {
-                            Ok(Ok(stream)) => Ok((stream, arrival)),
-                            Ok(Err(e)) => Err(Open::Failed(e)),
-                            Err(_) => Err(Open::NoAnswer),
-                        }
+                || async move {
+                    let arrival = Arrival::new(deadlines);
+                    let chat = self.client.chat();
+                    let open = chat.create_stream_byot(request);
+                    match tokio::time::timeout(deadlines.first_token, open).await {
+                        Ok(Ok(stream)) => Ok((stream, arrival)),
+                        Ok(Err(e)) => Err(Open::Failed(e)),
+                        Err(_) => Err(Open::NoAnswer),
                     }
                 },
                 |e| match e {

@@ -263,16 +263,27 @@ fn scope(caller: Option<&Caller>, thread: &str) -> Option<String> {
 
 /// A digest of a run's input, kept with the run: a re-POST with another input is refused.
 /// It tells inputs apart; it is not a security boundary (callers are kept apart by [`scope`]).
+/// The input is hashed as it is serialised, so a message of megabytes is not copied for it.
 fn digest(input: &RunAgentInput) -> String {
-    let bytes = serde_json::to_vec(input).unwrap_or_default();
-    let mut out = String::from("input:");
-    for basis in [0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142] {
-        let h = bytes.iter().fold(basis, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        out.push_str(&format!("{h:016x}"));
+    /// Two 64-bit FNV-1a hashes of the bytes written, from different bases.
+    struct Fnv([u64; 2]);
+    impl std::io::Write for Fnv {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            for h in &mut self.0 {
+                *h = bytes.iter().fold(*h, |h, &b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                });
+            }
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-    out
+    let mut fnv = Fnv([0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142]);
+    // Writing to a hasher cannot fail, and the input is plain data.
+    let _ = serde_json::to_writer(&mut fnv, input);
+    format!("input:{:016x}{:016x}", fnv.0[0], fnv.0[1])
 }
 
 fn event_stream(body: Body) -> Response {
