@@ -33,7 +33,8 @@
 //! come back end a run with a `RUN_ERROR` that says which. CORS, the body limit, request
 //! load shedding and tracing are tower layers. `docs/server.md` describes the behaviour.
 //!
-//! The pieces stand alone for other frameworks: [`RunWriter`] (a run's events from an agent's
+//! The pieces stand alone for other frameworks: [`Runs`] (the two routes' answers without a
+//! router, from [`AgentServer::into_runs`]), [`RunWriter`] (a run's events from an agent's
 //! output), [`SharedLog`] (the run log for async code, and following a run as a stream of SSE
 //! frames), [`Arrival`] and [`Retries`] (the model's deadlines and visible retries), and in
 //! `a2ui_stream`: `agui::sse::last_event_id`, `RunAgentInput::user_text`,
@@ -64,7 +65,9 @@ pub use deadlines::{Arrival, Deadline, DeadlinePassed, Deadlines, parse_seconds,
 pub use log::{POLL, SharedLog};
 pub use options::{Options, Origins};
 pub use retry::{GaveUp, MODEL_RETRY_EVENT, Retries};
-pub use server::{AgentServer, Handle, serve_router, shutdown_signals};
+pub use server::{
+    AgentServer, Answer, EventStream, Handle, Refusal, Runs, serve_router, shutdown_signals,
+};
 pub use tokio_util::sync::CancellationToken;
 pub use writer::{RunWriter, Split};
 

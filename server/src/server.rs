@@ -60,9 +60,110 @@ struct Shared {
     ended: CancellationToken,
 }
 
-struct AppState<A> {
+/// The server's runs without a web framework: [`post`](Runs::post) and [`get`](Runs::get)
+/// answer what `POST /agent` and `GET /agent/runs/{thread}/{run}` answer, for an application
+/// serving them with another framework. Cheap to clone.
+///
+/// ```
+/// use a2ui_stream::agui::RunAgentInput;
+/// use a2ui_stream_server::{Agent, AgentError, AgentServer, Answer, Options, Run, RunWriter};
+/// use futures::StreamExt;
+///
+/// struct Echo;
+/// impl Agent for Echo {
+///     async fn run(&self, run: Run, out: &mut RunWriter) -> Result<(), AgentError> {
+///         out.text(&run.input.user_text().unwrap_or_default())?;
+///         Ok(())
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let (runs, _handle) = AgentServer::new(Echo, Options::default()).into_runs();
+/// let input: RunAgentInput = serde_json::from_str(
+///     r#"{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}"#).unwrap();
+/// let Answer::Events(body) = runs.post(input, None, None).await else { panic!() };
+/// let frames: Vec<_> = body.map(|f| f.unwrap()).collect().await;
+/// assert!(frames[0].starts_with(b"id: 1\ndata: {\"type\":\"RUN_STARTED\""));
+/// // A resume after event 2, as `GET /agent/runs/t/r` with `Last-Event-ID: 2`.
+/// let Answer::Events(rest) = runs.get("t", "r", Some(b"2"), None, None).await else { panic!() };
+/// assert_eq!(rest.count().await, frames.len() - 2);
+/// // An unknown run.
+/// let Answer::Refused(no) = runs.get("t", "nope", None, None, None).await else { panic!() };
+/// assert_eq!(no.status, 404);
+/// # });
+/// ```
+pub struct Runs<A> {
     agent: Arc<A>,
     shared: Arc<Shared>,
+}
+
+impl<A> Clone for Runs<A> {
+    fn clone(&self) -> Self {
+        Runs {
+            agent: self.agent.clone(),
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+impl<A> std::fmt::Debug for Runs<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runs").finish_non_exhaustive()
+    }
+}
+
+/// A run's SSE frames (`id:` lines, keep-alive comments), to stream as the response body with
+/// [`sse::HEADERS`](a2ui_stream::agui::sse::HEADERS). An error means the connection is to be
+/// broken (only with [`Options::cut_after`]).
+pub type EventStream =
+    std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static>>;
+
+/// What a request to the runs gets: the run's events, or a refusal.
+pub enum Answer {
+    /// `200`, `text/event-stream`: the run.
+    Events(EventStream),
+    /// Anything else.
+    Refused(Refusal),
+}
+
+impl std::fmt::Debug for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Events(_) => f.write_str("Events(..)"),
+            Answer::Refused(r) => f.debug_tuple("Refused").field(r).finish(),
+        }
+    }
+}
+
+/// A request refused: the HTTP status, a message saying why, and for 503 the seconds after which
+/// to try again (`Retry-After`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// 400, 404, 409 or 503.
+    pub status: u16,
+    /// Why, for a person.
+    pub message: String,
+    /// `Retry-After`, in seconds.
+    pub retry_after: Option<u32>,
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        match self {
+            Answer::Events(body) => event_stream(Body::from_stream(body)),
+            Answer::Refused(r) => {
+                let status =
+                    StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                let mut response = (status, r.message).into_response();
+                if let Some(seconds) = r.retry_after {
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+                }
+                response
+            }
+        }
+    }
 }
 
 /// A handle on a running server's runs, for shutting down and for tests.
@@ -115,9 +216,8 @@ impl<A: Agent> AgentServer<A> {
         }
     }
 
-    /// The router (to merge with an application's own routes, or to serve with any server),
-    /// and a handle on its runs.
-    pub fn router(self) -> (Router, Handle) {
+    /// The runs without a router, for another web framework, and a handle on them.
+    pub fn into_runs(self) -> (Runs<A>, Handle) {
         let o = &self.options;
         let shared = Arc::new(Shared {
             log: SharedLog::new(o.log.clone()),
@@ -130,6 +230,18 @@ impl<A: Agent> AgentServer<A> {
             options: o.clone(),
             ended: CancellationToken::new(),
         });
+        let runs = Runs {
+            agent: self.agent,
+            shared: shared.clone(),
+        };
+        (runs, Handle { shared })
+    }
+
+    /// The router (to merge with an application's own routes, or to serve with any server),
+    /// and a handle on its runs.
+    pub fn router(self) -> (Router, Handle) {
+        let o = self.options.clone();
+        let (runs, handle) = self.into_runs();
         let origins = o.origins.clone();
         let cors = CorsLayer::new()
             .allow_origin(AllowOrigin::predicate(move |origin, parts| {
@@ -144,10 +256,7 @@ impl<A: Agent> AgentServer<A> {
             ])
             .max_age(Duration::from_secs(600));
         let max_runs = o.max_runs;
-        let state = Arc::new(AppState {
-            agent: self.agent,
-            shared: shared.clone(),
-        });
+        let state = Arc::new(runs);
         let router = Router::new()
             .route("/agent", post(post_agent::<A>))
             .route("/agent/runs/{thread_id}/{run_id}", get(get_run::<A>))
@@ -169,7 +278,7 @@ impl<A: Agent> AgentServer<A> {
                     .layer(RequestBodyLimitLayer::new(o.max_body_bytes))
                     .layer(cors),
             );
-        (router, Handle { shared })
+        (router, handle)
     }
 
     /// Serves on `listener` until `shutdown` completes; then no new connection is taken, open
@@ -238,15 +347,20 @@ async fn signal() {
     }
 }
 
-fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, message.into()).into_response()
+fn refuse(status: u16, message: impl Into<String>) -> Answer {
+    Answer::Refused(Refusal {
+        status,
+        message: message.into(),
+        retry_after: None,
+    })
 }
 
-fn busy(message: String) -> Response {
-    let mut r = refuse(StatusCode::SERVICE_UNAVAILABLE, message);
-    r.headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-    r
+fn busy(message: String) -> Answer {
+    Answer::Refused(Refusal {
+        status: 503,
+        message,
+        retry_after: Some(1),
+    })
 }
 
 /// The log's key for a thread: runs and threads of different callers never meet. Thread ids
@@ -298,109 +412,127 @@ fn event_stream(body: Body) -> Response {
 
 /// `POST /agent`: a new run, or the rest of a known one.
 async fn post_agent<A: Agent>(
-    State(app): State<Arc<AppState<A>>>,
+    State(runs): State<Arc<Runs<A>>>,
     caller: Option<Extension<Caller>>,
     headers: HeaderMap,
     input: Result<Json<RunAgentInput>, JsonRejection>,
 ) -> Response {
-    let mut input = match input {
+    let input = match input {
         Ok(Json(input)) => input,
         Err(rejection) => return rejection.into_response(),
     };
-    let sh = app.shared.clone();
-    let caller = caller.map(|Extension(c)| c);
-    let resume_header = headers.get(LAST_EVENT_ID);
-    let after = match sse::last_event_id(resume_header.map(HeaderValue::as_bytes)) {
-        Ok(a) => a,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
-    };
-    let Some(thread) = scope(caller.as_ref(), &input.thread_id) else {
-        return refuse(StatusCode::BAD_REQUEST, "a threadId cannot hold NUL");
-    };
-    let run = input.run_id.clone();
-    let claim = digest(&input);
-    let resuming = resume_header.is_some();
-    match sh.log.status(&thread, &run).await {
-        Ok(Some(_)) => return known_run(&sh, &input, &thread, &claim, resuming, after).await,
-        Ok(None) => {}
-        Err(e) => return busy(format!("the run log failed: {e}")),
-    }
-    let Some((follower, stop)) = sh.registry.admit(&thread, &run) else {
-        if sh.registry.is_open(&thread, &run) {
-            // The same run is being started by another request this moment.
-            return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+    let last_event_id = headers.get(LAST_EVENT_ID).map(HeaderValue::as_bytes);
+    runs.post(input, last_event_id, caller.map(|Extension(c)| c))
+        .await
+        .into_response()
+}
+
+impl<A: Agent> Runs<A> {
+    /// `POST /agent`: starts the run `input` asks for and answers with its events as they are
+    /// written; for a run that exists, the events after `last_event_id` (the header's bytes)
+    /// and its live tail, or 409 when it was started with another input and no
+    /// `Last-Event-ID` is given; 503 when the server runs its limit; 400 for a `Last-Event-ID`
+    /// that is not a whole number.
+    pub async fn post(
+        &self,
+        mut input: RunAgentInput,
+        last_event_id: Option<&[u8]>,
+        caller: Option<Caller>,
+    ) -> Answer {
+        let sh = self.shared.clone();
+        let after = match sse::last_event_id(last_event_id) {
+            Ok(a) => a,
+            Err(e) => return refuse(400, e.to_string()),
+        };
+        let Some(thread) = scope(caller.as_ref(), &input.thread_id) else {
+            return refuse(400, "a threadId cannot hold NUL");
+        };
+        let run = input.run_id.clone();
+        let claim = digest(&input);
+        let resuming = last_event_id.is_some();
+        match sh.log.status(&thread, &run).await {
+            Ok(Some(_)) => return known_run(&sh, &input, &thread, &claim, resuming, after).await,
+            Ok(None) => {}
+            Err(e) => return busy(format!("the run log failed: {e}")),
         }
-        return busy(format!(
-            "the server is running its limit of {} runs; try again shortly",
-            sh.options.max_runs
+        let Some((follower, stop)) = sh.registry.admit(&thread, &run) else {
+            if sh.registry.is_open(&thread, &run) {
+                // The same run is being started by another request this moment.
+                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+            }
+            return busy(format!(
+                "the server is running its limit of {} runs; try again shortly",
+                sh.options.max_runs
+            ));
+        };
+        let history = match sh.log.thread_messages(&thread).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(run, "the thread's history could not be read: {e}");
+                Vec::new()
+            }
+        };
+        let sent = std::mem::take(&mut input.messages);
+        let mut builder = RunBuilder::from_input(&input);
+        if sh.options.echo_input {
+            let mut echoed = input.clone();
+            echoed.messages = sent.clone();
+            builder = builder.echo_input(echoed);
+        }
+        let _ = builder.start();
+        let first: Vec<Event> = builder.drain().collect();
+        // Recording `RUN_STARTED` with the claim takes the run: of two requests starting it at
+        // once, the other finds it taken and follows it.
+        let (first, started) = sh.log.start(&thread, &run, &claim, first).await;
+        let (frames, next_seq) = match started {
+            Ok(stored) => (frames_of(&stored), stored.last().map_or(1, |s| s.seq + 1)),
+            Err(StoreError::Conflict { .. }) => {
+                sh.registry.end(&thread, &run);
+                drop(follower);
+                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+            }
+            Err(e) => {
+                tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
+                (unrecorded(&first), 1)
+            }
+        };
+        // What the client said joins the thread now: a run that fails still leaves it said.
+        let (sent, saved) = sh.log.save_messages(&thread, sent).await;
+        if let Err(e) = saved {
+            tracing::warn!(run, "the thread's messages were not saved: {e}");
+        }
+        input.messages = laid_over(history.clone(), sent);
+        let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
+        for frame in frames {
+            let _ = client_tx.send(frame);
+        }
+        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let writer =
+            RunWriter::with_builder(builder, ClientCatalogs::from_input(&input), events_tx);
+        tokio::spawn(write_run(
+            sh.clone(),
+            thread,
+            run,
+            next_seq,
+            events_rx,
+            client_tx,
         ));
-    };
-    let history = match sh.log.thread_messages(&thread).await {
-        Ok(h) => h,
-        Err(e) => {
-            tracing::warn!(run, "the thread's history could not be read: {e}");
-            Vec::new()
-        }
-    };
-    let sent = std::mem::take(&mut input.messages);
-    let mut builder = RunBuilder::from_input(&input);
-    if sh.options.echo_input {
-        let mut echoed = input.clone();
-        echoed.messages = sent.clone();
-        builder = builder.echo_input(echoed);
+        let ctx = Run {
+            input,
+            history,
+            cancel: CancellationToken::new(),
+            deadlines: sh.options.deadlines,
+            caller,
+        };
+        tokio::spawn(drive(self.agent.clone(), sh.clone(), ctx, writer, stop));
+        let live = live_body(
+            client_rx,
+            follower,
+            sh.options.keep_alive,
+            sh.options.cut_after,
+        );
+        Answer::Events(Box::pin(live))
     }
-    let _ = builder.start();
-    let first: Vec<Event> = builder.drain().collect();
-    // Recording `RUN_STARTED` with the claim takes the run: of two requests starting it at
-    // once, the other finds it taken and follows it.
-    let (first, started) = sh.log.start(&thread, &run, &claim, first).await;
-    let (frames, next_seq) = match started {
-        Ok(stored) => (frames_of(&stored), stored.last().map_or(1, |s| s.seq + 1)),
-        Err(StoreError::Conflict { .. }) => {
-            sh.registry.end(&thread, &run);
-            drop(follower);
-            return known_run(&sh, &input, &thread, &claim, resuming, after).await;
-        }
-        Err(e) => {
-            tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
-            (unrecorded(&first), 1)
-        }
-    };
-    // What the client said joins the thread now: a run that fails still leaves it said.
-    let (sent, saved) = sh.log.save_messages(&thread, sent).await;
-    if let Err(e) = saved {
-        tracing::warn!(run, "the thread's messages were not saved: {e}");
-    }
-    input.messages = laid_over(history.clone(), sent);
-    let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
-    for frame in frames {
-        let _ = client_tx.send(frame);
-    }
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let writer = RunWriter::with_builder(builder, ClientCatalogs::from_input(&input), events_tx);
-    tokio::spawn(write_run(
-        sh.clone(),
-        thread,
-        run,
-        next_seq,
-        events_rx,
-        client_tx,
-    ));
-    let ctx = Run {
-        input,
-        history,
-        cancel: CancellationToken::new(),
-        deadlines: sh.options.deadlines,
-        caller,
-    };
-    tokio::spawn(drive(app.agent.clone(), sh.clone(), ctx, writer, stop));
-    let live = live_body(
-        client_rx,
-        follower,
-        sh.options.keep_alive,
-        sh.options.cut_after,
-    );
-    event_stream(Body::from_stream(live))
 }
 
 /// A known run: the rest of it when the request resumes (`Last-Event-ID`) or sends the same
@@ -412,12 +544,12 @@ async fn known_run(
     claim: &str,
     resuming: bool,
     after: u64,
-) -> Response {
+) -> Answer {
     if !resuming {
         match sh.log.claim(thread, &input.run_id).await {
             Ok(Some(c)) if c != claim => {
                 return refuse(
-                    StatusCode::CONFLICT,
+                    409,
                     format!(
                         "run `{}` of thread `{}` was started with another input; resume it with \
                          Last-Event-ID (or GET /agent/runs/{}/{}), or start a new run with a new runId",
@@ -433,7 +565,7 @@ async fn known_run(
 }
 
 /// The run's events after `after`, then its live tail.
-fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Response {
+fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Answer {
     let follower = sh.registry.attach(thread, run);
     let frames = sh.log.follow(
         thread,
@@ -446,7 +578,7 @@ fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Response {
         let _held = &follower;
         Ok::<_, std::io::Error>(f)
     });
-    event_stream(Body::from_stream(body))
+    Answer::Events(Box::pin(body))
 }
 
 #[derive(serde::Deserialize)]
@@ -457,36 +589,55 @@ struct After {
 /// `GET /agent/runs/{thread}/{run}`: the run's events after `Last-Event-ID` (or `?after=N`;
 /// neither: the whole run), then its live tail; 404 for a run the caller does not have.
 async fn get_run<A: Agent>(
-    State(app): State<Arc<AppState<A>>>,
+    State(runs): State<Arc<Runs<A>>>,
     caller: Option<Extension<Caller>>,
     Path((thread_id, run)): Path<(String, String)>,
     Query(query): Query<After>,
     headers: HeaderMap,
 ) -> Response {
-    let sh = &app.shared;
+    let last_event_id = headers.get(LAST_EVENT_ID).map(HeaderValue::as_bytes);
     let caller = caller.map(|Extension(c)| c);
-    let header = headers.get(LAST_EVENT_ID).map(HeaderValue::as_bytes);
-    let after = match (header, query.after) {
-        (Some(_), _) | (None, None) => sse::last_event_id(header),
-        (None, Some(a)) => sse::last_event_id(Some(a.as_bytes())),
-    };
-    let after = match after {
-        Ok(a) => a,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
-    };
-    let missing = || {
-        refuse(
-            StatusCode::NOT_FOUND,
-            format!("no run `{run}` in thread `{thread_id}`"),
-        )
-    };
-    let Some(thread) = scope(caller.as_ref(), &thread_id) else {
-        return missing();
-    };
-    match sh.log.status(&thread, &run).await {
-        Ok(Some(_)) => follow(sh, &thread, &run, after),
-        Ok(None) => missing(),
-        Err(e) => busy(format!("the run log failed: {e}")),
+    runs.get(
+        &thread_id,
+        &run,
+        last_event_id,
+        query.after.as_deref(),
+        caller,
+    )
+    .await
+    .into_response()
+}
+
+impl<A: Agent> Runs<A> {
+    /// `GET /agent/runs/{thread}/{run}`: the run's events after `last_event_id` (the header's
+    /// bytes), or else after `after` (the `?after=` query), or else from its first event, then
+    /// its live tail; 404 for a run the caller does not have.
+    pub async fn get(
+        &self,
+        thread_id: &str,
+        run: &str,
+        last_event_id: Option<&[u8]>,
+        after: Option<&str>,
+        caller: Option<Caller>,
+    ) -> Answer {
+        let sh = &self.shared;
+        let after = match (last_event_id, after) {
+            (Some(_), _) | (None, None) => sse::last_event_id(last_event_id),
+            (None, Some(a)) => sse::last_event_id(Some(a.as_bytes())),
+        };
+        let after = match after {
+            Ok(a) => a,
+            Err(e) => return refuse(400, e.to_string()),
+        };
+        let missing = || refuse(404, format!("no run `{run}` in thread `{thread_id}`"));
+        let Some(thread) = scope(caller.as_ref(), thread_id) else {
+            return missing();
+        };
+        match sh.log.status(&thread, run).await {
+            Ok(Some(_)) => follow(sh, &thread, run, after),
+            Ok(None) => missing(),
+            Err(e) => busy(format!("the run log failed: {e}")),
+        }
     }
 }
 
