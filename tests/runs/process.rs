@@ -1,69 +1,10 @@
 //! The example binary as a server process.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
-use tokio::io::{AsyncBufReadExt, BufReader};
+use std::time::Duration;
 use tokio::process::{Child, Command};
-
-/// The example binary built beside this test's own (`target/<profile>/examples/`), or
-/// `$RESTAURANT_FINDER_BIN` when set (to run these tests against another build of it).
-pub fn example_binary() -> PathBuf {
-    if let Some(bin) = std::env::var_os("RESTAURANT_FINDER_BIN") {
-        return PathBuf::from(bin);
-    }
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    let bin = profile_dir.join("examples").join("restaurant_finder");
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo test --all-features` (which builds the examples) \
-         or `cargo build --all-features --example restaurant_finder`",
-        bin.display()
-    );
-    static WARNED: std::sync::Once = std::sync::Once::new();
-    WARNED.call_once(|| warn_if_stale(&bin));
-    bin
-}
-
-/// Says so when a source of the example or of the server crate is newer than the binary:
-/// `cargo test --test runs` alone does not rebuild the examples.
-fn warn_if_stale(bin: &Path) {
-    fn newest(dir: &Path) -> Option<(SystemTime, PathBuf)> {
-        let mut out: Option<(SystemTime, PathBuf)> = None;
-        for entry in std::fs::read_dir(dir).ok()?.flatten() {
-            let path = entry.path();
-            let found = if path.is_dir() {
-                newest(&path)
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                entry.metadata().ok()?.modified().ok().map(|t| (t, path))
-            } else {
-                None
-            };
-            if let Some(f) = found.filter(|f| out.as_ref().is_none_or(|o| f.0 > o.0)) {
-                out = Some(f);
-            }
-        }
-        out
-    }
-    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
-        return;
-    };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for dir in ["examples/restaurant_finder", "server/src", "src"] {
-        if let Some((t, path)) = newest(&root.join(dir)).filter(|(t, _)| *t > built) {
-            let ago = t.duration_since(built).unwrap_or_default();
-            crate::support::say(&format!(
-                "warning: {} is {ago:?} newer than {}; rebuild it with \
-                 `cargo build --all-features --example restaurant_finder`",
-                path.display(),
-                bin.display()
-            ));
-            return;
-        }
-    }
-}
 
 /// A server process of the example; killed when dropped.
 pub struct Process {
@@ -100,7 +41,7 @@ impl Process {
     /// Starts one as `start` says, with no `A2UI_*` or `OPENAI_*` variable of the test's own
     /// environment.
     pub async fn start_with(start: Start<'_>) -> Process {
-        let mut cmd = Command::new(example_binary());
+        let mut cmd = Command::new(crate::support::demo::example_binary());
         cmd.arg("serve")
             .args(["--addr", "127.0.0.1:0"])
             .args(start.args);
@@ -122,25 +63,7 @@ impl Process {
             cmd.env("OPENAI_BASE_URL", m).env("A2UI_MODEL", "test");
         }
         let mut child = cmd.spawn().unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let base = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                log.lock().unwrap().push(line.clone());
-                if let Some(rest) = line.strip_prefix("page: http://") {
-                    return format!("http://{}", rest.split('/').next().unwrap());
-                }
-            }
-            panic!("the server exited: {:?}", log.lock().unwrap());
-        })
-        .await
-        .expect("the server did not start within 60 s");
-        let keep = log.clone();
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = lines.next_line().await {
-                keep.lock().unwrap().push(line);
-            }
-        });
+        let (base, log) = crate::support::demo::listening(&mut child).await;
         Process { child, base, log }
     }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -32,13 +32,14 @@ const CLEARED: [&str; 13] = [
     "A2UI_SHARED",
 ];
 
-/// The demo binary `cargo test` built beside this test's own (`deps/../examples/`).
+/// The example binary built beside this test's own (`target/<profile>/examples/`), or
+/// `$RESTAURANT_FINDER_BIN` when set (to run these tests against another build of it).
 pub fn example_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("the test binary is in <profile>/deps");
+    if let Some(bin) = std::env::var_os("RESTAURANT_FINDER_BIN") {
+        return PathBuf::from(bin);
+    }
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
     let bin = profile_dir.join("examples").join("restaurant_finder");
     assert!(
         bin.exists(),
@@ -46,7 +47,47 @@ pub fn example_binary() -> PathBuf {
          or `cargo build --all-features --example restaurant_finder`",
         bin.display()
     );
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| warn_if_stale(&bin));
     bin
+}
+
+/// Says so when a source of the example or of the server crate is newer than the binary:
+/// `cargo test --test runs` alone does not rebuild the examples.
+fn warn_if_stale(bin: &Path) {
+    fn newest(dir: &Path) -> Option<(SystemTime, PathBuf)> {
+        let mut out: Option<(SystemTime, PathBuf)> = None;
+        for entry in std::fs::read_dir(dir).ok()?.flatten() {
+            let path = entry.path();
+            let found = if path.is_dir() {
+                newest(&path)
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                entry.metadata().ok()?.modified().ok().map(|t| (t, path))
+            } else {
+                None
+            };
+            if let Some(f) = found.filter(|f| out.as_ref().is_none_or(|o| f.0 > o.0)) {
+                out = Some(f);
+            }
+        }
+        out
+    }
+    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["examples/restaurant_finder", "server/src", "src"] {
+        if let Some((t, path)) = newest(&root.join(dir)).filter(|(t, _)| *t > built) {
+            let ago = t.duration_since(built).unwrap_or_default();
+            super::say(&format!(
+                "warning: {} is {ago:?} newer than {}; rebuild it with \
+                 `cargo build --all-features --example restaurant_finder`",
+                path.display(),
+                bin.display()
+            ));
+            return;
+        }
+    }
 }
 
 /// The model the demo calls.
@@ -210,6 +251,33 @@ async fn run_console(mut cmd: Command, args: &[&str], mut on_line: impl FnMut(&s
     }
 }
 
+/// Waits until a demo server started with its standard error piped says it listens (its
+/// `page: http://ADDR/` line); returns `http://ADDR` and its standard error so far and to come,
+/// line by line.
+pub async fn listening(child: &mut Child) -> (String, Arc<Mutex<Vec<String>>>) {
+    let mut lines = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let base = tokio::time::timeout(PROCESS_TIMEOUT, async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            log.lock().unwrap().push(line.clone());
+            if let Some(rest) = line.strip_prefix("page: http://") {
+                let addr = rest.split('/').next().unwrap_or_default();
+                return format!("http://{addr}");
+            }
+        }
+        panic!("the demo server exited: {:?}", log.lock().unwrap());
+    })
+    .await
+    .expect("the demo server did not start");
+    let keep = log.clone();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            keep.lock().unwrap().push(line);
+        }
+    });
+    (base, log)
+}
+
 /// A demo server (`restaurant_finder serve --addr 127.0.0.1:0 ARGS`); killed when dropped.
 pub struct Server {
     /// `http://127.0.0.1:PORT`, from its `page: http://...` line.
@@ -230,26 +298,7 @@ impl Server {
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("start the demo server");
-        let mut lines = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let base = tokio::time::timeout(PROCESS_TIMEOUT, async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                log.lock().unwrap().push(line.clone());
-                if let Some(rest) = line.strip_prefix("page: http://") {
-                    let addr = rest.split('/').next().unwrap_or_default();
-                    return format!("http://{addr}");
-                }
-            }
-            panic!("the demo server exited: {:?}", log.lock().unwrap());
-        })
-        .await
-        .expect("the demo server did not start");
-        let keep = log.clone();
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = lines.next_line().await {
-                keep.lock().unwrap().push(line);
-            }
-        });
+        let (base, log) = listening(&mut child).await;
         Server {
             base,
             log,

@@ -11,6 +11,11 @@ pub mod chunks;
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod demo;
 
+/// A client of an AG-UI server's runs (requests, frames, checks on a whole run).
+#[cfg(feature = "agui")]
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod runs;
+
 /// A `redis-server` of the test's own, for the run log's Redis backend.
 #[cfg(feature = "store-redis")]
 #[allow(dead_code)] // not every test file that includes this module needs it
