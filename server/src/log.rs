@@ -102,17 +102,8 @@ impl SharedLog {
         events: Vec<Event>,
     ) -> (Vec<Event>, Result<Vec<Stored>, StoreError>) {
         let (t, r, c) = (thread_id.to_owned(), run_id.to_owned(), claim.to_owned());
-        let out = self
-            .call(move |log| {
-                let stored = log.start(&t, &r, &c, &events);
-                Ok((events, stored))
-            })
-            .await;
-        self.woke();
-        match out {
-            Ok(pair) => pair,
-            Err(e) => (Vec::new(), Err(e)),
-        }
+        self.write(events, move |log, events| log.start(&t, &r, &c, events))
+            .await
     }
 
     /// [`RunLog::append`], then wakes followers; the events come back as with
@@ -125,17 +116,26 @@ impl SharedLog {
         events: Vec<Event>,
     ) -> (Vec<Event>, Result<Vec<Stored>, StoreError>) {
         let (t, r) = (thread_id.to_owned(), run_id.to_owned());
+        self.write(events, move |log, events| {
+            log.append(&t, &r, first_seq, events)
+        })
+        .await
+    }
+
+    /// Stores `events` with `store`, then wakes followers; the events come back.
+    async fn write(
+        &self,
+        events: Vec<Event>,
+        store: impl FnOnce(&dyn RunLog, &[Event]) -> Result<Vec<Stored>, StoreError> + Send + 'static,
+    ) -> (Vec<Event>, Result<Vec<Stored>, StoreError>) {
         let out = self
             .call(move |log| {
-                let stored = log.append(&t, &r, first_seq, &events);
+                let stored = store(log, &events);
                 Ok((events, stored))
             })
             .await;
         self.woke();
-        match out {
-            Ok(pair) => pair,
-            Err(e) => (Vec::new(), Err(e)),
-        }
+        out.unwrap_or_else(|e| (Vec::new(), Err(e)))
     }
 
     /// [`RunLog::read_after`].
