@@ -43,7 +43,7 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[command(name = "restaurant_finder")]
 struct Cli {
     /// A2UI protocol version: 0.8, 0.9 (what the page's renderer draws) or 1.0.
-    #[arg(long = "a2ui", global = true, default_value = "0.9", value_parser = version)]
+    #[arg(long = "a2ui", alias = "a2ui-version", global = true, default_value = "0.9", value_parser = version)]
     version: Version,
     /// Print the system prompt and exit.
     #[arg(long)]
@@ -63,16 +63,16 @@ struct Cli {
 #[derive(clap::Args)]
 struct Limits {
     /// Connecting to the model.
-    #[arg(long, global = true, env = "A2UI_CONNECT_TIMEOUT", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, global = true, env = "A2UI_CONNECT_TIMEOUT", default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
     connect_timeout: Duration,
     /// From a model request to the first token of its answer.
-    #[arg(long, global = true, env = "A2UI_FIRST_TOKEN_TIMEOUT", default_value = "60", value_parser = parse_seconds)]
+    #[arg(long, global = true, env = "A2UI_FIRST_TOKEN_TIMEOUT", default_value = "60", value_name = "SECONDS", value_parser = parse_seconds)]
     first_token_timeout: Duration,
     /// Silence between two tokens.
-    #[arg(long, global = true, env = "A2UI_SILENCE_TIMEOUT", default_value = "30", value_parser = parse_seconds)]
+    #[arg(long, global = true, env = "A2UI_SILENCE_TIMEOUT", default_value = "30", value_name = "SECONDS", value_parser = parse_seconds)]
     silence_timeout: Duration,
     /// A whole run.
-    #[arg(long, global = true, env = "A2UI_RUN_TIMEOUT", default_value = "300", value_parser = parse_seconds)]
+    #[arg(long, global = true, env = "A2UI_RUN_TIMEOUT", default_value = "300", value_name = "SECONDS", value_parser = parse_seconds)]
     run_timeout: Duration,
     /// Retries of a model request that failed before answering (5xx, 429, refused).
     #[arg(long, global = true, env = "A2UI_MODEL_RETRIES", default_value_t = 2)]
@@ -104,10 +104,10 @@ struct Serve {
     #[arg(long, default_value_t = 256)]
     max_detached_runs: usize,
     /// How long a run whose client left waits for a reconnect (seconds).
-    #[arg(long, default_value = "30", value_parser = parse_seconds)]
+    #[arg(long, default_value = "30", value_name = "SECONDS", value_parser = parse_seconds)]
     reconnect_grace: Duration,
     /// How long open runs may go on after Ctrl-C (seconds); a second Ctrl-C exits at once.
-    #[arg(long, env = "A2UI_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, env = "A2UI_SHUTDOWN_TIMEOUT", default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
     shutdown_timeout: Duration,
     /// End a run as soon as its client disconnects.
     #[arg(long)]
