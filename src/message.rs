@@ -515,8 +515,9 @@ impl fmt::Debug for Message {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// Prose outside A2UI JSON. Tag and fence bytes never appear here. Text may be cut anywhere,
-    /// even inside a UTF-8 character: concatenate the pieces.
+    /// Prose outside A2UI JSON. Tag and fence bytes never appear here. Text is never cut inside
+    /// a UTF-8 character (a character a chunk cut waits for its last byte), so each piece of
+    /// valid input decodes on its own.
     Text(Bytes),
     /// One standalone A2UI message.
     Message(Message),
