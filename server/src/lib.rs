@@ -55,6 +55,7 @@ mod agent;
 mod deadlines;
 mod log;
 mod options;
+mod registry;
 mod retry;
 mod runs;
 mod server;
@@ -65,9 +66,8 @@ pub use deadlines::{Arrival, Deadline, DeadlinePassed, Deadlines, parse_seconds,
 pub use log::{POLL, SharedLog};
 pub use options::{Options, Origins};
 pub use retry::{GaveUp, MODEL_RETRY_EVENT, Retries};
-pub use server::{
-    AgentServer, Answer, EventStream, Handle, Refusal, Runs, serve_router, shutdown_signals,
-};
+pub use runs::{Answer, EventStream, Refusal, Runs};
+pub use server::{AgentServer, Handle, serve_router, shutdown_signals};
 pub use tokio_util::sync::CancellationToken;
 pub use writer::{RunWriter, Split};
 

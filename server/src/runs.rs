@@ -1,261 +1,524 @@
-//! The runs open in this process: which have a client, which wait for one to come back, and
-//! the signal that ends each early.
-//!
-//! Hand-written rather than a tower concurrency limit: tower's limit releases its permit when
-//! the response head is sent, while a run lasts as long as its streamed body and beyond it.
+//! A server's runs, whatever serves them: starting a run (claimed in the run log, recorded
+//! before it is sent), driving its agent to its end, following it, and the answers to the two
+//! routes ([`Runs::post`], [`Runs::get`]).
 
-use crate::seconds;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use crate::log::SharedLog;
+use crate::registry::{Follower, Registry, Stop};
+use crate::{Agent, Caller, Deadline, Options, Run, RunWriter};
+use a2ui_stream::agui::store::{StoreError, Stored, messages_of_run};
+use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
+use axum::body::Bytes;
+use futures_util::{Stream, StreamExt};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Notify, watch};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
 
-/// Why a run is ended early.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Stop {
-    /// The server is shutting down and the shutdown deadline passed.
-    Shutdown(Duration),
-    /// The client left and the server cancels runs without a client.
-    ClientGone,
-    /// The client left and did not come back within the reconnect grace.
-    NoReconnect(Duration),
-    /// The client left and there is no room for another run without a client.
-    DetachedFull(usize),
+/// What is shared by every request, whatever the agent.
+pub(crate) struct Shared {
+    pub(crate) log: SharedLog,
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) options: Options,
+    /// Fires when open runs are ended by a shutdown; followers stop too.
+    pub(crate) ended: CancellationToken,
 }
 
-impl Stop {
-    /// The `RUN_ERROR` message and code.
-    pub(crate) fn describe(&self) -> (String, &'static str) {
+/// The server's runs without a web framework: [`post`](Runs::post) and [`get`](Runs::get)
+/// answer what `POST /agent` and `GET /agent/runs/{thread}/{run}` answer, for an application
+/// serving them with another framework. Cheap to clone.
+///
+/// ```
+/// use a2ui_stream::agui::RunAgentInput;
+/// use a2ui_stream_server::{Agent, AgentError, AgentServer, Answer, Options, Run, RunWriter};
+/// use futures::StreamExt;
+///
+/// struct Echo;
+/// impl Agent for Echo {
+///     async fn run(&self, run: Run, out: &mut RunWriter) -> Result<(), AgentError> {
+///         out.text(&run.input.user_text().unwrap_or_default())?;
+///         Ok(())
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let (runs, _handle) = AgentServer::new(Echo, Options::default()).into_runs();
+/// let input: RunAgentInput = serde_json::from_str(
+///     r#"{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}"#).unwrap();
+/// let Answer::Events(body) = runs.post(input, None, None).await else { panic!() };
+/// let frames: Vec<_> = body.map(|f| f.unwrap()).collect().await;
+/// assert!(frames[0].starts_with(b"id: 1\ndata: {\"type\":\"RUN_STARTED\""));
+/// // A resume after event 2, as `GET /agent/runs/t/r` with `Last-Event-ID: 2`.
+/// let Answer::Events(rest) = runs.get("t", "r", Some(b"2"), None, None).await else { panic!() };
+/// assert_eq!(rest.count().await, frames.len() - 2);
+/// // An unknown run.
+/// let Answer::Refused(no) = runs.get("t", "nope", None, None, None).await else { panic!() };
+/// assert_eq!(no.status, 404);
+/// # });
+/// ```
+pub struct Runs<A> {
+    pub(crate) agent: Arc<A>,
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl<A> Clone for Runs<A> {
+    fn clone(&self) -> Self {
+        Runs {
+            agent: self.agent.clone(),
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+impl<A> std::fmt::Debug for Runs<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runs").finish_non_exhaustive()
+    }
+}
+
+/// A run's SSE frames (`id:` lines, keep-alive comments), to stream as the response body with
+/// [`sse::HEADERS`](a2ui_stream::agui::sse::HEADERS). An error means the connection is to be
+/// broken (only with [`Options::cut_after`]).
+pub type EventStream =
+    std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static>>;
+
+/// What a request to the runs gets: the run's events, or a refusal.
+pub enum Answer {
+    /// `200`, `text/event-stream`: the run.
+    Events(EventStream),
+    /// Anything else.
+    Refused(Refusal),
+}
+
+impl std::fmt::Debug for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Stop::Shutdown(d) => (
-                format!(
-                    "the server shut down; the run was ended at the shutdown deadline of {}",
-                    seconds(*d)
-                ),
-                "SERVER_SHUTDOWN",
-            ),
-            Stop::ClientGone => (
-                "the client disconnected and the server cancels runs without a client".into(),
-                "CLIENT_GONE",
-            ),
-            Stop::NoReconnect(d) => (
-                format!(
-                    "the client disconnected and did not reconnect within the reconnect grace of {}",
-                    seconds(*d)
-                ),
-                "CLIENT_GONE",
-            ),
-            Stop::DetachedFull(n) => (
-                format!(
-                    "the client disconnected and the server already keeps its limit of {n} runs without a client"
-                ),
-                "CLIENT_GONE",
-            ),
+            Answer::Events(_) => f.write_str("Events(..)"),
+            Answer::Refused(r) => f.debug_tuple("Refused").field(r).finish(),
         }
     }
 }
 
-/// The limits on open runs.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct RunLimits {
-    pub attached: usize,
-    pub detached: usize,
-    pub grace: Duration,
-    pub cancel_on_disconnect: bool,
+/// A request refused: the HTTP status, a message saying why, and for 503 the seconds after which
+/// to try again (`Retry-After`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// 400, 404, 409 or 503.
+    pub status: u16,
+    /// Why, for a person.
+    pub message: String,
+    /// `Retry-After`, in seconds.
+    pub retry_after: Option<u32>,
 }
 
-type Key = (String, String);
-
-struct Entry {
-    followers: usize,
-    /// Bumped on every change of `followers`, so a grace timer knows whether it still holds.
-    generation: u64,
-    stop: watch::Sender<Option<Stop>>,
+fn refuse(status: u16, message: impl Into<String>) -> Answer {
+    Answer::Refused(Refusal {
+        status,
+        message: message.into(),
+        retry_after: None,
+    })
 }
 
-#[derive(Default)]
-struct Inner {
-    runs: HashMap<Key, Entry>,
-    attached: usize,
-    detached: usize,
+pub(crate) fn busy(message: String) -> Answer {
+    Answer::Refused(Refusal {
+        status: 503,
+        message,
+        retry_after: Some(1),
+    })
 }
 
-/// The open runs of this process.
-pub(crate) struct Registry {
-    inner: Mutex<Inner>,
-    limits: RunLimits,
-    idle: Notify,
+/// The log's key for a thread: runs and threads of different callers never meet. Thread ids
+/// holding NUL are refused, so the caller's part cannot be forged.
+fn scope(caller: Option<&Caller>, thread: &str) -> Option<String> {
+    if thread.contains('\0') {
+        return None;
+    }
+    Some(match caller {
+        None => thread.to_owned(),
+        Some(c) => format!("\0{}\0{thread}", c.as_str()),
+    })
 }
 
-/// One client following a run; dropping it (the response body ends or the client leaves)
-/// detaches the run when it was the last one.
-pub(crate) struct Follower {
-    registry: Arc<Registry>,
-    key: Key,
-}
-
-impl Registry {
-    pub(crate) fn new(limits: RunLimits) -> Registry {
-        Registry {
-            inner: Mutex::new(Inner::default()),
-            limits,
-            idle: Notify::new(),
+/// A digest of a run's input, kept with the run: a re-POST with another input is refused.
+/// It tells inputs apart; it is not a security boundary (callers are kept apart by [`scope`]).
+/// The input is hashed as it is serialised, so a message of megabytes is not copied for it.
+fn digest(input: &RunAgentInput) -> String {
+    /// Two 64-bit FNV-1a hashes of the bytes written, from different bases.
+    struct Fnv([u64; 2]);
+    impl std::io::Write for Fnv {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            for h in &mut self.0 {
+                *h = bytes.iter().fold(*h, |h, &b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                });
+            }
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
         }
     }
+    let mut fnv = Fnv([0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142]);
+    // Writing to a hasher cannot fail, and the input is plain data.
+    let _ = serde_json::to_writer(&mut fnv, input);
+    format!("input:{:016x}{:016x}", fnv.0[0], fnv.0[1])
+}
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic while holding the lock leaves the counts as they were; keep going.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Runs with a client, runs waiting for one.
-    pub(crate) fn counts(&self) -> (usize, usize) {
-        let inner = self.lock();
-        (inner.attached, inner.detached)
-    }
-
-    /// Admits a new run with its first client, or `None` when the attached runs are at their
-    /// limit. The receiver says when the run must end early.
-    pub(crate) fn admit(
-        self: &Arc<Self>,
-        thread: &str,
-        run: &str,
-    ) -> Option<(Follower, watch::Receiver<Option<Stop>>)> {
-        let mut inner = self.lock();
-        let key = (thread.to_owned(), run.to_owned());
-        if inner.attached >= self.limits.attached || inner.runs.contains_key(&key) {
-            return None;
-        }
-        let (tx, rx) = watch::channel(None);
-        inner.runs.insert(
-            key.clone(),
-            Entry {
-                followers: 1,
-                generation: 0,
-                stop: tx,
-            },
-        );
-        inner.attached += 1;
-        Some((
-            Follower {
-                registry: self.clone(),
-                key,
-            },
-            rx,
-        ))
-    }
-
-    /// Whether the run is open in this process.
-    pub(crate) fn is_open(&self, thread: &str, run: &str) -> bool {
-        self.lock()
-            .runs
-            .contains_key(&(thread.to_owned(), run.to_owned()))
-    }
-
-    /// One more client of a run open in this process (`None` when it is not).
-    pub(crate) fn attach(self: &Arc<Self>, thread: &str, run: &str) -> Option<Follower> {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let key = (thread.to_owned(), run.to_owned());
-        let entry = inner.runs.get_mut(&key)?;
-        if entry.followers == 0 {
-            inner.detached = inner.detached.saturating_sub(1);
-            inner.attached += 1;
-        }
-        entry.followers += 1;
-        entry.generation += 1;
-        Some(Follower {
-            registry: self.clone(),
-            key,
-        })
-    }
-
-    fn detach(self: &Arc<Self>, key: &Key) {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let Some(entry) = inner.runs.get_mut(key) else {
-            return;
+impl<A: Agent> Runs<A> {
+    /// `POST /agent`: starts the run `input` asks for and answers with its events as they are
+    /// written; for a run that exists, the events after `last_event_id` (the header's bytes)
+    /// and its live tail, or 409 when it was started with another input and no
+    /// `Last-Event-ID` is given; 503 when the server runs its limit; 400 for a `Last-Event-ID`
+    /// that is not a whole number.
+    pub async fn post(
+        &self,
+        mut input: RunAgentInput,
+        last_event_id: Option<&[u8]>,
+        caller: Option<Caller>,
+    ) -> Answer {
+        let sh = self.shared.clone();
+        let after = match sse::last_event_id(last_event_id) {
+            Ok(a) => a,
+            Err(e) => return refuse(400, e.to_string()),
         };
-        entry.followers = entry.followers.saturating_sub(1);
-        entry.generation += 1;
-        if entry.followers > 0 {
+        let Some(thread) = scope(caller.as_ref(), &input.thread_id) else {
+            return refuse(400, "a threadId cannot hold NUL");
+        };
+        let run = input.run_id.clone();
+        let claim = digest(&input);
+        let resuming = last_event_id.is_some();
+        match sh.log.status(&thread, &run).await {
+            Ok(Some(_)) => return known_run(&sh, &input, &thread, &claim, resuming, after).await,
+            Ok(None) => {}
+            Err(e) => return busy(format!("the run log failed: {e}")),
+        }
+        let Some((follower, stop)) = sh.registry.admit(&thread, &run) else {
+            if sh.registry.is_open(&thread, &run) {
+                // The same run is being started by another request this moment.
+                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+            }
+            return busy(format!(
+                "the server is running its limit of {} runs; try again shortly",
+                sh.options.max_runs
+            ));
+        };
+        let history = match sh.log.thread_messages(&thread).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(run, "the thread's history could not be read: {e}");
+                Vec::new()
+            }
+        };
+        let sent = std::mem::take(&mut input.messages);
+        let mut builder = RunBuilder::from_input(&input);
+        if sh.options.echo_input {
+            let mut echoed = input.clone();
+            echoed.messages = sent.clone();
+            builder = builder.echo_input(echoed);
+        }
+        let _ = builder.start();
+        let first: Vec<Event> = builder.drain().collect();
+        // Recording `RUN_STARTED` with the claim takes the run: of two requests starting it at
+        // once, the other finds it taken and follows it.
+        let (first, started) = sh.log.start(&thread, &run, &claim, first).await;
+        let (frames, next_seq) = match started {
+            Ok(stored) => (frames_of(&stored), stored.last().map_or(1, |s| s.seq + 1)),
+            Err(StoreError::Conflict { .. }) => {
+                sh.registry.end(&thread, &run);
+                drop(follower);
+                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+            }
+            Err(e) => {
+                tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
+                (unrecorded(&first), 1)
+            }
+        };
+        // What the client said joins the thread now: a run that fails still leaves it said.
+        let (sent, saved) = sh.log.save_messages(&thread, sent).await;
+        if let Err(e) = saved {
+            tracing::warn!(run, "the thread's messages were not saved: {e}");
+        }
+        input.messages = laid_over(history.clone(), sent);
+        let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
+        for frame in frames {
+            let _ = client_tx.send(frame);
+        }
+        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let writer =
+            RunWriter::with_builder(builder, ClientCatalogs::from_input(&input), events_tx);
+        tokio::spawn(write_run(
+            sh.clone(),
+            thread,
+            run,
+            next_seq,
+            events_rx,
+            client_tx,
+        ));
+        let ctx = Run {
+            input,
+            history,
+            cancel: CancellationToken::new(),
+            deadlines: sh.options.deadlines,
+            caller,
+        };
+        tokio::spawn(drive(self.agent.clone(), sh.clone(), ctx, writer, stop));
+        let live = live_body(
+            client_rx,
+            follower,
+            sh.options.keep_alive,
+            sh.options.cut_after,
+        );
+        Answer::Events(Box::pin(live))
+    }
+}
+
+/// A known run: the rest of it when the request resumes (`Last-Event-ID`) or sends the same
+/// input again; 409 for another input under the same ids.
+async fn known_run(
+    sh: &Arc<Shared>,
+    input: &RunAgentInput,
+    thread: &str,
+    claim: &str,
+    resuming: bool,
+    after: u64,
+) -> Answer {
+    if !resuming {
+        match sh.log.claim(thread, &input.run_id).await {
+            Ok(Some(c)) if c != claim => {
+                return refuse(
+                    409,
+                    format!(
+                        "run `{}` of thread `{}` was started with another input; resume it with \
+                         Last-Event-ID (or GET /agent/runs/{}/{}), or start a new run with a new runId",
+                        input.run_id, input.thread_id, input.thread_id, input.run_id
+                    ),
+                );
+            }
+            Ok(_) => {}
+            Err(e) => return busy(format!("the run log failed: {e}")),
+        }
+    }
+    follow(sh, thread, &input.run_id, after)
+}
+
+/// The run's events after `after`, then its live tail.
+fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Answer {
+    let follower = sh.registry.attach(thread, run);
+    let frames = sh.log.follow(
+        thread,
+        run,
+        after,
+        sh.options.keep_alive,
+        Some(sh.ended.clone()),
+    );
+    let body = frames.map(move |f| {
+        let _held = &follower;
+        Ok::<_, std::io::Error>(f)
+    });
+    Answer::Events(Box::pin(body))
+}
+
+impl<A: Agent> Runs<A> {
+    /// `GET /agent/runs/{thread}/{run}`: the run's events after `last_event_id` (the header's
+    /// bytes), or else after `after` (the `?after=` query), or else from its first event, then
+    /// its live tail; 404 for a run the caller does not have.
+    pub async fn get(
+        &self,
+        thread_id: &str,
+        run: &str,
+        last_event_id: Option<&[u8]>,
+        after: Option<&str>,
+        caller: Option<Caller>,
+    ) -> Answer {
+        let sh = &self.shared;
+        let after = match (last_event_id, after) {
+            (Some(_), _) | (None, None) => sse::last_event_id(last_event_id),
+            (None, Some(a)) => sse::last_event_id(Some(a.as_bytes())),
+        };
+        let after = match after {
+            Ok(a) => a,
+            Err(e) => return refuse(400, e.to_string()),
+        };
+        let missing = || refuse(404, format!("no run `{run}` in thread `{thread_id}`"));
+        let Some(thread) = scope(caller.as_ref(), thread_id) else {
+            return missing();
+        };
+        match sh.log.status(&thread, run).await {
+            Ok(Some(_)) => follow(sh, &thread, run, after),
+            Ok(None) => missing(),
+            Err(e) => busy(format!("the run log failed: {e}")),
+        }
+    }
+}
+
+/// The stored conversation with `sent` laid over it by message id.
+fn laid_over(mut stored: Vec<ChatMessage>, sent: Vec<ChatMessage>) -> Vec<ChatMessage> {
+    for m in sent {
+        match stored.iter_mut().find(|s| s.id() == m.id()) {
+            Some(slot) => *slot = m,
+            None => stored.push(m),
+        }
+    }
+    stored
+}
+
+fn frames_of(stored: &[Stored]) -> Vec<Bytes> {
+    stored.iter().map(|s| Bytes::from(s.to_sse())).collect()
+}
+
+/// Frames for events the run log refused: sent all the same, without ids.
+fn unrecorded(events: &[Event]) -> Vec<Bytes> {
+    events
+        .iter()
+        .filter_map(|e| sse::encode(e).ok())
+        .map(Bytes::from)
+        .collect()
+}
+
+/// Runs the agent until it returns, the run deadline passes or the run is stopped, then ends
+/// the run.
+async fn drive<A: Agent>(
+    agent: Arc<A>,
+    sh: Arc<Shared>,
+    run: Run,
+    mut writer: RunWriter,
+    mut stop: watch::Receiver<Option<Stop>>,
+) {
+    let cancel = run.cancel.clone();
+    let deadlines = sh.options.deadlines;
+    let stopped = async {
+        loop {
+            if let Some(why) = stop.borrow_and_update().clone() {
+                return why;
+            }
+            if stop.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    let mut answer = Box::pin(tokio::time::timeout(
+        deadlines.total,
+        agent.run(run, &mut writer),
+    ));
+    let failure = tokio::select! {
+        r = &mut answer => match r {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some((e.message().to_owned(), e.code().to_owned())),
+            Err(_) => Some((
+                format!("the run did not finish within the {}", deadlines.describe(Deadline::Total)),
+                "RUN_DEADLINE".to_owned(),
+            )),
+        },
+        why = stopped => {
+            let (message, code) = why.describe();
+            Some((message, code.to_owned()))
+        }
+    };
+    // The agent's own tasks hear the run is over before its future is dropped.
+    cancel.cancel();
+    drop(answer);
+    if let Some((message, code)) = &failure {
+        tracing::warn!(run = writer.run_id(), code, "{message}");
+    }
+    writer.end(failure);
+}
+
+/// Records each batch of the run in the log and sends it to the live client, in order; the
+/// run's messages join the thread before its last event is recorded, so a client that sees
+/// the run end and starts the next finds them.
+async fn write_run(
+    sh: Arc<Shared>,
+    thread: String,
+    run: String,
+    mut next_seq: u64,
+    mut events: mpsc::UnboundedReceiver<Vec<Event>>,
+    client: mpsc::UnboundedSender<Bytes>,
+) {
+    let mut failed = false;
+    while let Some(batch) = events.recv().await {
+        if batch
+            .iter()
+            .any(|e| matches!(e, Event::RunFinished(_) | Event::RunError(_)))
+        {
+            save_answer(&sh, &thread, &run, &batch).await;
+        }
+        let (batch, stored) = sh.log.append(&thread, &run, next_seq, batch).await;
+        let frames = match stored {
+            Ok(stored) => {
+                next_seq = stored.last().map_or(next_seq, |s| s.seq + 1);
+                frames_of(&stored)
+            }
+            Err(e) => {
+                if !failed {
+                    tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
+                    failed = true;
+                }
+                unrecorded(&batch)
+            }
+        };
+        for frame in frames {
+            let _ = client.send(frame);
+        }
+    }
+    sh.registry.end(&thread, &run);
+}
+
+/// Saves what the agent said in the run (its recorded events and the `last` batch).
+async fn save_answer(sh: &Shared, thread: &str, run: &str, last: &[Event]) {
+    let recorded = match sh.log.read_after(thread, run, 0, usize::MAX).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(run, "the run's messages were not saved: {e}");
             return;
         }
-        inner.attached = inner.attached.saturating_sub(1);
-        let room = inner.detached < self.limits.detached;
-        inner.detached += 1;
-        if self.limits.cancel_on_disconnect {
-            entry.stop.send_if_modified(|s| set(s, Stop::ClientGone));
-        } else if !room {
-            let n = self.limits.detached;
-            entry
-                .stop
-                .send_if_modified(|s| set(s, Stop::DetachedFull(n)));
-        } else if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            let generation = entry.generation;
-            let (registry, key, grace) = (self.clone(), key.clone(), self.limits.grace);
-            rt.spawn(async move {
-                tokio::time::sleep(grace).await;
-                let inner = registry.lock();
-                if let Some(e) = inner.runs.get(&key) {
-                    if e.followers == 0 && e.generation == generation {
-                        e.stop
-                            .send_if_modified(|s| set(s, Stop::NoReconnect(grace)));
-                    }
-                }
-            });
-        }
+    };
+    let events: Vec<Event> = recorded.iter().filter_map(|s| s.event().ok()).collect();
+    let messages = messages_of_run(events.iter().chain(last));
+    if messages.is_empty() {
+        return;
     }
-
-    /// The run ended: forget it.
-    pub(crate) fn end(&self, thread: &str, run: &str) {
-        let mut inner = self.lock();
-        let key = (thread.to_owned(), run.to_owned());
-        if let Some(entry) = inner.runs.remove(&key) {
-            if entry.followers > 0 {
-                inner.attached = inner.attached.saturating_sub(1);
-            } else {
-                inner.detached = inner.detached.saturating_sub(1);
-            }
-        }
-        if inner.runs.is_empty() {
-            self.idle.notify_waiters();
-        }
-    }
-
-    /// Ends every open run early.
-    pub(crate) fn stop_all(&self, why: Stop) {
-        let inner = self.lock();
-        for entry in inner.runs.values() {
-            entry.stop.send_if_modified(|s| set(s, why.clone()));
-        }
-    }
-
-    /// Returns once no run is open.
-    pub(crate) async fn wait_idle(&self) {
-        loop {
-            let notified = self.idle.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            if self.lock().runs.is_empty() {
-                return;
-            }
-            notified.await;
-        }
+    if let (_, Err(e)) = sh.log.save_messages(thread, messages).await {
+        tracing::warn!(run, "the run's messages were not saved: {e}");
     }
 }
 
-/// Sets the stop reason unless one is set already.
-fn set(slot: &mut Option<Stop>, why: Stop) -> bool {
-    if slot.is_some() {
-        return false;
+/// The live response: frames as the writer sends them, keep-alive comments in silences; with
+/// `cut_after`, the connection is broken after that many frames (the run goes on). Holds the
+/// run's first follower.
+fn live_body(
+    rx: mpsc::UnboundedReceiver<Bytes>,
+    follower: Follower,
+    keep_alive: Duration,
+    cut_after: Option<usize>,
+) -> impl Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
+    struct Live {
+        rx: mpsc::UnboundedReceiver<Bytes>,
+        sent: usize,
+        _follower: Follower,
     }
-    *slot = Some(why);
-    true
-}
-
-impl Drop for Follower {
-    fn drop(&mut self) {
-        self.registry.detach(&self.key);
-    }
+    let live = Live {
+        rx,
+        sent: 0,
+        _follower: follower,
+    };
+    futures_util::stream::unfold(live, move |mut l| async move {
+        if cut_after.is_some_and(|n| l.sent >= n) {
+            if l.sent == usize::MAX {
+                return None;
+            }
+            l.sent = usize::MAX;
+            // An error drops what the connection has not written yet: let the last frame
+            // leave first.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let cut = std::io::Error::other("connection cut on purpose (cut_after)");
+            return Some((Err(cut), l));
+        }
+        match tokio::time::timeout(keep_alive, l.rx.recv()).await {
+            Ok(Some(frame)) => {
+                l.sent = l.sent.saturating_add(1);
+                Some((Ok(frame), l))
+            }
+            Ok(None) => None,
+            Err(_) => Some((Ok(Bytes::from_static(sse::KEEP_ALIVE.as_bytes())), l)),
+        }
+    })
 }
