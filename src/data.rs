@@ -137,7 +137,8 @@ fn base_pointer(path: &str) -> Option<String> {
 }
 
 /// Appends a member's segment to a pointer: RFC 6901 for v0.9; v0.8 paths have no escapes, so a
-/// key that cannot stand as a segment there (`/`, empty, `.`) has no path of its own.
+/// key that cannot stand as a segment there (`/`, `.`) has no path of its own; nor has an empty
+/// key in any version.
 fn child(pointer: &str, key: &str, v08: bool) -> Option<String> {
     let mut p = String::with_capacity(pointer.len() + key.len() + 1);
     p.push_str(pointer);
@@ -149,8 +150,9 @@ fn child(pointer: &str, key: &str, v08: bool) -> Option<String> {
         }
         p.push_str(key);
     } else {
-        // web_core refuses these as segments, while the whole value may hold them as keys.
-        if matches!(key, "__proto__" | "constructor" | "prototype") {
+        // web_core refuses these as segments, while the whole value may hold them as keys. An
+        // empty key would make `/` (the root in A2UI) or a path ending in `/`.
+        if key.is_empty() || matches!(key, "__proto__" | "constructor" | "prototype") {
             return None;
         }
         for c in key.chars() {

@@ -364,3 +364,34 @@ fn a_malformed_value_names_its_offset_and_the_next_message_arrives() {
     let Event::Message(m) = last else { panic!() };
     assert_eq!(m.kind(), MessageKind::DeleteSurface);
 }
+
+#[test]
+fn an_empty_key_never_gets_a_path_of_its_own() {
+    // `/` is the whole data model in A2UI, so the member `""` of the root cannot go out at
+    // `/`: a renderer would set the whole model to it. The update is not split from there on.
+    let input = r#"{"version":"v1.0","updateDataModel":{"surfaceId":"s","path":"/","value":{"a":1,"":false,"d":[2]}}}"#;
+    let out = pieces(input, &Config::bare());
+    assert!(
+        out.iter()
+            .all(|m| !m.contains(r#""path":"/","value":false"#)),
+        "{out:?}"
+    );
+    let messages: Vec<Value> = out
+        .iter()
+        .map(|m| serde_json::from_str(m).unwrap())
+        .collect();
+    let whole: Value = serde_json::from_str(input).unwrap();
+    let data = |messages: &[Value]| {
+        let mut state = RendererState::new();
+        state
+            .apply(
+                &json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c"}}),
+            )
+            .unwrap();
+        for m in messages {
+            state.apply(m).unwrap();
+        }
+        state.surface("s").unwrap().data_model().clone()
+    };
+    assert_eq!(data(&messages), data(&[whole]));
+}
