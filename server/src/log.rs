@@ -167,6 +167,18 @@ impl SharedLog {
         self.call(move |log| log.claim(&t, &r)).await
     }
 
+    /// [`RunLog::touch`].
+    pub async fn touch(&self, thread_id: &str, run_id: &str) -> Result<(), StoreError> {
+        let (t, r) = (thread_id.to_owned(), run_id.to_owned());
+        self.call(move |log| log.touch(&t, &r)).await
+    }
+
+    /// [`RunLog::touched`].
+    pub async fn touched(&self, thread_id: &str, run_id: &str) -> Result<Option<u64>, StoreError> {
+        let (t, r) = (thread_id.to_owned(), run_id.to_owned());
+        self.call(move |log| log.touched(&t, &r)).await
+    }
+
     /// [`RunLog::thread_messages`].
     pub async fn thread_messages(&self, thread_id: &str) -> Result<Vec<ChatMessage>, StoreError> {
         let t = thread_id.to_owned();

@@ -4,6 +4,7 @@
 //! Hand-written rather than a tower concurrency limit: tower's limit releases its permit when
 //! the response head is sent, while a run lasts as long as its streamed body and beyond it.
 
+use crate::log::SharedLog;
 use crate::seconds;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -85,6 +86,8 @@ pub(crate) struct Registry {
     inner: Mutex<Inner>,
     limits: RunLimits,
     idle: Notify,
+    /// Where clients of other processes say they follow a run.
+    log: SharedLog,
 }
 
 /// One client following a run; dropping it (the response body ends or the client leaves)
@@ -95,11 +98,12 @@ pub(crate) struct Follower {
 }
 
 impl Registry {
-    pub(crate) fn new(limits: RunLimits) -> Registry {
+    pub(crate) fn new(limits: RunLimits, log: SharedLog) -> Registry {
         Registry {
             inner: Mutex::new(Inner::default()),
             limits,
             idle: Notify::new(),
+            log,
         }
     }
 
@@ -195,16 +199,37 @@ impl Registry {
             let generation = entry.generation;
             let (registry, key, grace) = (self.clone(), key.clone(), self.limits.grace);
             rt.spawn(async move {
-                tokio::time::sleep(grace).await;
-                let inner = registry.lock();
-                if let Some(e) = inner.runs.get(&key) {
-                    if e.followers == 0 && e.generation == generation {
+                loop {
+                    tokio::time::sleep(grace).await;
+                    if !registry.still_without_client(&key, generation) {
+                        return;
+                    }
+                    // A client following it from another process sharing the log counts too.
+                    let touched = registry.log.touched(&key.0, &key.1).await;
+                    let followed = touched.ok().flatten().is_some_and(|ms| {
+                        unix_ms().saturating_sub(ms)
+                            < grace.as_millis().try_into().unwrap_or(u64::MAX)
+                    });
+                    if followed {
+                        continue;
+                    }
+                    let inner = registry.lock();
+                    if let Some(e) = inner.runs.get(&key).filter(|e| e.generation == generation) {
                         e.stop
                             .send_if_modified(|s| set(s, Stop::NoReconnect(grace)));
                     }
+                    return;
                 }
             });
         }
+    }
+
+    /// Whether the run is still open without a client since `generation`.
+    fn still_without_client(&self, key: &Key, generation: u64) -> bool {
+        self.lock()
+            .runs
+            .get(key)
+            .is_some_and(|e| e.followers == 0 && e.generation == generation)
     }
 
     /// The run ended: forget it.
@@ -243,6 +268,15 @@ impl Registry {
             notified.await;
         }
     }
+}
+
+/// Now, in milliseconds since the Unix epoch (as [`RunLog::touched`] says it).
+///
+/// [`RunLog::touched`]: a2ui_stream::agui::store::RunLog::touched
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// Sets the stop reason unless one is set already.

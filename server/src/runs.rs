@@ -14,6 +14,11 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+/// How often a client following a run of another process says so in the run log
+/// ([`RunLog::touch`](a2ui_stream::agui::store::RunLog::touch)); a reconnect grace shorter than
+/// this cannot see it.
+const TOUCH: Duration = Duration::from_secs(2);
+
 /// What is shared by every request, whatever the agent.
 pub(crate) struct Shared {
     pub(crate) log: SharedLog,
@@ -303,6 +308,28 @@ async fn known_run(
 /// The run's events after `after`, then its live tail.
 fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Answer {
     let follower = sh.registry.attach(thread, run);
+    // A run another process writes: tell it, while this client follows, that someone does.
+    let touching = follower.is_none().then(|| {
+        let token = CancellationToken::new();
+        let (log, thread, run, stop) = (
+            sh.log.clone(),
+            thread.to_owned(),
+            run.to_owned(),
+            token.clone(),
+        );
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = log.touch(&thread, &run).await {
+                    tracing::warn!(run, "telling the run's writer it is followed: {e}");
+                }
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    _ = tokio::time::sleep(TOUCH) => {}
+                }
+            }
+        });
+        token.drop_guard()
+    });
     let frames = sh.log.follow(
         thread,
         run,
@@ -311,7 +338,7 @@ fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Answer {
         Some(sh.ended.clone()),
     );
     let body = frames.map(move |f| {
-        let _held = &follower;
+        let _held = (&follower, &touching);
         Ok::<_, std::io::Error>(f)
     });
     Answer::Events(Box::pin(body))

@@ -121,14 +121,18 @@ impl<A: Agent> AgentServer<A> {
     /// The runs without a router, for another web framework, and a handle on them.
     pub fn into_runs(self) -> (Runs<A>, Handle) {
         let o = &self.options;
+        let log = SharedLog::new(o.log.clone());
         let shared = Arc::new(Shared {
-            log: SharedLog::new(o.log.clone()),
-            registry: Arc::new(Registry::new(RunLimits {
-                attached: o.max_runs,
-                detached: o.max_detached_runs,
-                grace: o.reconnect_grace,
-                cancel_on_disconnect: o.cancel_on_disconnect,
-            })),
+            log: log.clone(),
+            registry: Arc::new(Registry::new(
+                RunLimits {
+                    attached: o.max_runs,
+                    detached: o.max_detached_runs,
+                    grace: o.reconnect_grace,
+                    cancel_on_disconnect: o.cancel_on_disconnect,
+                },
+                log.clone(),
+            )),
             options: o.clone(),
             ended: CancellationToken::new(),
         });

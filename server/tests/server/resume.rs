@@ -243,3 +243,51 @@ async fn a_resumed_tail_waits_without_spinning() {
     );
     waiting.abort();
 }
+
+/// Two servers sharing Redis: a client that leaves the server running its run and follows it
+/// from the other keeps the run going past the reconnect grace; a run nobody follows ends at the
+/// grace.
+#[tokio::test]
+async fn a_client_following_from_another_process_keeps_the_run() {
+    let Some(redis) = crate::redis::RedisServer::start_or_skip() else {
+        return;
+    };
+    let open = || -> Arc<dyn RunLog> {
+        Arc::new(a2ui_stream::agui::store::RedisRunLog::open(&redis.url()).unwrap())
+    };
+    let options = |log| Options {
+        log,
+        reconnect_grace: Duration::from_secs(3),
+        ..Options::default()
+    };
+    // About 35 pieces 150 ms apart: the run lasts some 5 s, past the grace.
+    let slow = Streamer {
+        pace: Duration::from_millis(150),
+        ..Streamer::default()
+    };
+    let a = Server::start(slow.clone(), options(open())).await;
+    let b = Server::start(slow, options(open())).await;
+    let watched = async {
+        frames(
+            post(&a.base, &input("t", "watched", "tacos"), None).await,
+            Some(1),
+        )
+        .await;
+        let rest = get(&b.base, "/agent/runs/t/watched", Some("1")).await;
+        whole(rest).await
+    };
+    let left = async {
+        frames(
+            post(&a.base, &input("t", "left", "tacos"), None).await,
+            Some(1),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_secs(6)).await;
+        whole(get(&b.base, "/agent/runs/t/left", None).await).await
+    };
+    let (watched, left) = tokio::join!(watched, left);
+    assert!(finished(&watched), "{:?}", run_error(&watched));
+    let (message, code) = run_error(&left).unwrap();
+    assert_eq!(code.as_deref(), Some("CLIENT_GONE"), "{message}");
+    assert!(message.contains("reconnect grace of 3 s"), "{message}");
+}

@@ -469,6 +469,31 @@ pub trait RunLog: Send + Sync {
     /// ```
     fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError>;
 
+    /// Records that a client in this process is following the run now, for the process writing
+    /// it: with several server processes sharing the log, a client may reconnect to another
+    /// process than the one whose agent runs, and that one must not take the run for
+    /// abandoned. A no-op for a log no other process reads (the default).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    ///
+    /// let log = MemoryRunLog::new();
+    /// log.touch("t", "r")?; // one process: nothing to tell
+    /// assert_eq!(log.touched("t", "r")?, None);
+    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// ```
+    fn touch(&self, thread_id: &str, run_id: &str) -> Result<(), StoreError> {
+        let _ = (thread_id, run_id);
+        Ok(())
+    }
+
+    /// When a client last followed the run from any process ([`touch`](RunLog::touch)), in
+    /// milliseconds since the Unix epoch; `None` when never, or when the log is not shared.
+    fn touched(&self, thread_id: &str, run_id: &str) -> Result<Option<u64>, StoreError> {
+        let _ = (thread_id, run_id);
+        Ok(None)
+    }
+
     /// Whether any method other than [`wait_after`](RunLog::wait_after) may block the thread on
     /// I/O (a file, the network), so that an async server should call it off its event loop
     /// (`tokio::task::spawn_blocking`). `true` unless a backend says otherwise; [`MemoryRunLog`]

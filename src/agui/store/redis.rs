@@ -12,6 +12,9 @@ use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+/// How long a run's `touched` key outlives its last touch, in milliseconds.
+const TOUCHED_TTL_MS: u64 = 60_000;
+
 /// The key prefix when none is set.
 const DEFAULT_PREFIX: &str = "a2ui";
 
@@ -92,7 +95,9 @@ return 1
 /// Each run is a stream, `{prefix}:run:{thread}:{run}`, whose entry ids are `{seq}-0` and whose
 /// field `e` holds the event's JSON; `{prefix}:ended:{thread}:{run}` exists once the run has
 /// ended; `{prefix}:claim:{thread}:{run}`, a string, holds the claim of a run begun with
-/// [`start`](RunLog::start) (no such key for a run begun with `append`). A thread's messages are a hash, `{prefix}:messages:{thread}` (id → JSON), and a list of
+/// [`start`](RunLog::start) (no such key for a run begun with `append`);
+/// `{prefix}:touched:{thread}:{run}` holds when a client last followed the run from any process
+/// ([`touch`](RunLog::touch); it expires a minute after). A thread's messages are a hash, `{prefix}:messages:{thread}` (id → JSON), and a list of
 /// their ids in order, `{prefix}:message-order:{thread}`. In keys, `%` and `:` in an id are
 /// written `%25` and `%3A`, so that no two (thread, run) pairs share a key. Appends and message
 /// saves are Lua scripts, so each is atomic with its checks however many processes write; a
@@ -221,6 +226,15 @@ impl RedisRunLog {
     fn claim_key(&self, thread_id: &str, run_id: &str) -> String {
         format!(
             "{}:claim:{}:{}",
+            self.prefix,
+            escape(thread_id),
+            escape(run_id)
+        )
+    }
+
+    fn touched_key(&self, thread_id: &str, run_id: &str) -> String {
+        format!(
+            "{}:touched:{}:{}",
             self.prefix,
             escape(thread_id),
             escape(run_id)
@@ -492,6 +506,29 @@ impl RunLog for RedisRunLog {
     ) -> Result<Vec<Stored>, StoreError> {
         let batch = encode_start(thread_id, run_id, events)?;
         self.store(thread_id, run_id, 1, Some(claim), batch)
+    }
+
+    fn touch(&self, thread_id: &str, run_id: &str) -> Result<(), StoreError> {
+        let key = self.touched_key(thread_id, run_id);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        // The key goes away by itself a minute after the last follower's last touch.
+        self.with_connection(Retry::Once, |con| {
+            ::redis::cmd("SET")
+                .arg(&key)
+                .arg(now)
+                .arg("PX")
+                .arg(TOUCHED_TTL_MS)
+                .query::<()>(con)
+        })
+        .map_err(|e| backend("recording a follower", thread_id, Some(run_id), e))
+    }
+
+    fn touched(&self, thread_id: &str, run_id: &str) -> Result<Option<u64>, StoreError> {
+        let key = self.touched_key(thread_id, run_id);
+        self.with_connection(Retry::Once, |con| ::redis::cmd("GET").arg(&key).query(con))
+            .map_err(|e| backend("reading a run's followers", thread_id, Some(run_id), e))
     }
 
     fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError> {
