@@ -911,3 +911,44 @@ async fn the_basic_catalog_is_named_as_the_client_knows_it() {
     assert_eq!(list_catalog(&events), copilotkit);
     agui::verify(&events).unwrap();
 }
+
+/// The page's own files are served, with their types; nothing else in its folder is (not
+/// `node_modules`, the sources or the npm manifests), nor anything above it.
+#[tokio::test]
+async fn the_server_serves_the_page_and_nothing_else_of_its_folder() {
+    let server = Server::start(&[], Model::Scripted(0)).await;
+    let http = demo::http();
+    let fetch = |path: &'static str| {
+        let url = format!("{}{path}", server.base);
+        let http = http.clone();
+        async move {
+            let r = http.get(url).send().await.unwrap();
+            let kind = r
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned());
+            (r.status().as_u16(), kind)
+        }
+    };
+    let (status, kind) = fetch("/").await;
+    assert_eq!((status, kind.as_deref()), (200, Some("text/html")));
+    for script in ["/app.js", "/resume.js", "/markdown.js", "/theme-v0_8.js"] {
+        let (status, kind) = fetch(script).await;
+        assert_eq!(status, 200, "{script}");
+        assert!(
+            kind.unwrap_or_default().starts_with("text/javascript"),
+            "{script}"
+        );
+    }
+    for hidden in [
+        "/package.json",
+        "/package-lock.json",
+        "/build.mjs",
+        "/src/a2ui-v0_9.js",
+        "/node_modules/lit/index.js",
+        "/../Cargo.toml",
+        "/dist/../package.json",
+    ] {
+        assert_eq!(fetch(hidden).await.0, 404, "{hidden}");
+    }
+}
