@@ -4,9 +4,8 @@
 
 use crate::ui::Version;
 use a2ui_stream::official::catalog::{Catalog, Version as SpecVersion};
-use a2ui_stream::official::validator::Validator;
+use a2ui_stream::official::validator::{Validator, rejoin};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The official validator of one version, or why the built-in catalog gave none.
@@ -86,94 +85,7 @@ impl Official {
             .checker(v)
             .map_err(|why| format!("no official validator for {}: {why}", v.message_tag()))?;
         validator
-            .validate_with(&Value::Array(regroup(messages)), true)
+            .validate_with(&Value::Array(rejoin(messages)), true)
             .map_err(|e| e.to_string())
-    }
-}
-
-/// The key of a component update (`surfaceUpdate` / `updateComponents`) and its surface id.
-fn component_update(m: &Value) -> Option<(&'static str, &str)> {
-    ["surfaceUpdate", "updateComponents"]
-        .into_iter()
-        .find_map(|key| {
-            let sid = m.get(key)?.get("surfaceId")?.as_str()?;
-            Some((key, sid))
-        })
-}
-
-/// Joins the component updates of each surface into the first one, so a surface's components
-/// are one list, as the model wrote them. A `deleteSurface` ends the surface's list (a later
-/// update starts a new one); every other message keeps its place.
-pub fn regroup(messages: &[Value]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
-    // Surface id -> index in `out` of its component list.
-    let mut lists: HashMap<String, usize> = HashMap::new();
-    for m in messages {
-        if let Some(sid) = m
-            .get("deleteSurface")
-            .and_then(|d| d.get("surfaceId"))
-            .and_then(Value::as_str)
-        {
-            lists.remove(sid);
-        }
-        let Some((key, sid)) = component_update(m) else {
-            out.push(m.clone());
-            continue;
-        };
-        let comps = m
-            .get(key)
-            .and_then(|b| b.get("components"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let target = lists
-            .get(sid)
-            .and_then(|&i| out.get_mut(i))
-            .and_then(|prev| prev.get_mut(key))
-            .and_then(|b| b.get_mut("components"))
-            .and_then(Value::as_array_mut);
-        match target {
-            Some(list) => list.extend(comps),
-            None => {
-                lists.insert(sid.to_owned(), out.len());
-                out.push(m.clone());
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn components_are_regrouped_per_surface_until_deleted() {
-        let c = |s: &str, id: &str| json!({"version": "v0.9", "updateComponents": {"surfaceId": s, "components": [{"id": id}]}});
-        let data = json!({"version": "v0.9", "updateDataModel": {"surfaceId": "a", "value": {}}});
-        let del = json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}});
-        let out = regroup(&[
-            c("a", "1"),
-            c("b", "x"),
-            data.clone(),
-            c("a", "2"),
-            del.clone(),
-            c("a", "3"),
-        ]);
-        let ids = |m: &Value| -> Vec<String> {
-            m["updateComponents"]["components"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c["id"].as_str().unwrap().to_owned())
-                .collect()
-        };
-        assert_eq!(out.len(), 5);
-        assert_eq!(ids(&out[0]), ["1", "2"]);
-        assert_eq!(ids(&out[1]), ["x"]);
-        assert_eq!(out[2], data);
-        assert_eq!(out[3], del);
-        assert_eq!(ids(&out[4]), ["3"]);
     }
 }

@@ -3,8 +3,7 @@
 
 use super::*;
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::validator::Validator;
-use std::collections::HashMap;
+use a2ui_stream::official::validator::{Validator, rejoin};
 use std::sync::OnceLock;
 
 /// The official validator of the built-in basic catalog of `v`, checking as the demo says it
@@ -35,52 +34,15 @@ pub fn validator(v: Version) -> Arc<Validator> {
 /// components sent one by one put back into one list per surface.
 pub fn official_check(v: Version, messages: &[Value]) -> Result<(), String> {
     validator(v)
-        .validate_with(&Value::Array(regroup(messages)), true)
+        .validate_with(&Value::Array(rejoin(messages)), true)
         .map_err(|e| e.to_string())
-}
-
-/// The key of a component update (`surfaceUpdate` / `updateComponents`) and its surface id.
-fn component_update(m: &Value) -> Option<(&'static str, &str)> {
-    ["surfaceUpdate", "updateComponents"]
-        .into_iter()
-        .find_map(|key| Some((key, m.get(key)?.get("surfaceId")?.as_str()?)))
-}
-
-/// Joins the component updates of each surface into the first one, so a surface's components
-/// are one list, as a model writes them. A `deleteSurface` ends the surface's list (a later
-/// update starts a new one); every other message keeps its place.
-pub fn regroup(messages: &[Value]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
-    // Surface id -> index in `out` of its component list.
-    let mut lists: HashMap<String, usize> = HashMap::new();
-    for m in messages {
-        if let Some(sid) = m["deleteSurface"]["surfaceId"].as_str() {
-            lists.remove(sid);
-        }
-        let Some((key, sid)) = component_update(m) else {
-            out.push(m.clone());
-            continue;
-        };
-        let comps = m[key]["components"].as_array().cloned().unwrap_or_default();
-        match lists.get(sid) {
-            Some(&i) => out[i][key]["components"]
-                .as_array_mut()
-                .expect("a component list")
-                .extend(comps),
-            None => {
-                lists.insert(sid.to_owned(), out.len());
-                out.push(m.clone());
-            }
-        }
-    }
-    out
 }
 
 /// `ops` as a client ends up holding them: each surface's components in one list, a component
 /// sent again in place of the one before (a v0.8 stream sends stand-ins for components still to
 /// come, then the components).
 pub fn as_held(ops: &[Value]) -> Vec<Value> {
-    let mut out = regroup(ops);
+    let mut out = rejoin(ops);
     for list in out.iter_mut().filter_map(|m| {
         ["surfaceUpdate", "updateComponents"]
             .into_iter()

@@ -2,8 +2,9 @@
 //! of a UI written with v0.9 habits, and the messages checked by the official v1.0 validator
 //! (the built-in basic catalog, as the A2UI SDK enforces it).
 
-use super::checks::{official_check, regroup};
+use super::checks::official_check;
 use super::*;
+use a2ui_stream::official::validator::rejoin;
 
 /// The official v1.0 validator of the built-in basic catalog, the one the demo checks with.
 fn v10_validator() -> std::sync::Arc<a2ui_stream::official::validator::Validator> {
@@ -300,7 +301,7 @@ async fn every_v10_message_of_the_demo_is_one_the_official_validator_accepts() {
     let mut messages: Vec<Value> = Vec::new();
     for run in &runs {
         let received = received_operations(run);
-        let whole = regroup(&received);
+        let whole = rejoin(&received);
         assert_eq!(official_check(Version::V10, &whole), Ok(()));
         messages.extend(received);
         messages.extend(whole);

@@ -75,6 +75,7 @@ mod describe;
 mod error;
 mod free;
 mod paths;
+mod rejoin;
 mod topology;
 mod v10;
 
@@ -87,6 +88,7 @@ pub(crate) use free::Likeness;
 use free::Plain;
 use paths::{Keys, traverse};
 pub use paths::{check_depth_and_paths, is_valid_data_path};
+pub use rejoin::rejoin;
 #[cfg(test)]
 use topology::analyze_topology;
 use topology::{check_components, check_topology, find_root_id, id_of};
