@@ -225,6 +225,7 @@ impl SharedLog {
             after,
             pending: Vec::new().into_iter(),
             done: false,
+            open: false,
             last_sent: Instant::now(),
             keep_alive,
             stop: stop.unwrap_or_default(),
@@ -244,6 +245,8 @@ struct Tail {
     after: u64,
     pending: std::vec::IntoIter<Stored>,
     done: bool,
+    /// The log said the run goes on past `after`: from then on its terminal event ends the tail.
+    open: bool,
     last_sent: Instant,
     keep_alive: Duration,
     stop: CancellationToken,
@@ -278,15 +281,21 @@ impl Tail {
                     return None;
                 }
             }
-            // Nothing new: a run that has ended has nothing more to give.
-            match self.log.status(&self.thread, &self.run).await {
-                Ok(Some(s)) if s.ended && s.last_seq <= self.after => return None,
-                Ok(None) => return None,
-                Err(e) => {
-                    tracing::warn!(run = self.run, "following the run: the run log failed: {e}");
-                    return None;
+            // Nothing new: a run that has ended has nothing more to give. Asked once; a run
+            // that goes on ends the tail with its own terminal event.
+            if !self.open {
+                match self.log.status(&self.thread, &self.run).await {
+                    Ok(Some(s)) if s.ended && s.last_seq <= self.after => return None,
+                    Ok(None) => return None,
+                    Err(e) => {
+                        tracing::warn!(
+                            run = self.run,
+                            "following the run: the run log failed: {e}"
+                        );
+                        return None;
+                    }
+                    Ok(Some(_)) => self.open = true,
                 }
-                Ok(Some(_)) => {}
             }
             let ping_at = self.last_sent + self.keep_alive;
             let blocks = self.log.log.blocks();

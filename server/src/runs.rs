@@ -5,8 +5,8 @@
 use crate::log::SharedLog;
 use crate::registry::{Follower, Registry, Stop};
 use crate::{Agent, Caller, Deadline, Options, Run, RunWriter};
-use a2ui_stream::agui::store::{StoreError, Stored, messages_of_run};
-use a2ui_stream::agui::{ChatMessage, ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
+use a2ui_stream::agui::store::{StoreError, Stored, messages_of_run, upsert_messages};
+use a2ui_stream::agui::{ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
 use axum::body::Bytes;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -192,14 +192,17 @@ impl<A: Agent> Runs<A> {
         let claim = digest(&input);
         let resuming = last_event_id.is_some();
         match sh.log.status(&thread, &run).await {
-            Ok(Some(_)) => return known_run(&sh, &input, &thread, &claim, resuming, after).await,
+            Ok(Some(status)) => {
+                let open = !status.ended;
+                return known_run(&sh, &input, &thread, &claim, resuming, after, open).await;
+            }
             Ok(None) => {}
             Err(e) => return busy(format!("the run log failed: {e}")),
         }
         let Some((follower, stop)) = sh.registry.admit(&thread, &run) else {
             if sh.registry.is_open(&thread, &run) {
                 // The same run is being started by another request this moment.
-                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+                return known_run(&sh, &input, &thread, &claim, resuming, after, true).await;
             }
             return busy(format!(
                 "the server is running its limit of {} runs; try again shortly",
@@ -230,7 +233,7 @@ impl<A: Agent> Runs<A> {
             Err(StoreError::Conflict { .. }) => {
                 sh.registry.end(&thread, &run);
                 drop(follower);
-                return known_run(&sh, &input, &thread, &claim, resuming, after).await;
+                return known_run(&sh, &input, &thread, &claim, resuming, after, true).await;
             }
             Err(e) => {
                 tracing::warn!(run, "the run log failed; this run cannot be resumed: {e}");
@@ -242,7 +245,8 @@ impl<A: Agent> Runs<A> {
         if let Err(e) = saved {
             tracing::warn!(run, "the thread's messages were not saved: {e}");
         }
-        input.messages = laid_over(history.clone(), sent);
+        input.messages = history.clone();
+        upsert_messages(&mut input.messages, sent);
         let (client_tx, client_rx) = mpsc::unbounded_channel::<Bytes>();
         for frame in frames {
             let _ = client_tx.send(frame);
@@ -277,7 +281,7 @@ impl<A: Agent> Runs<A> {
 }
 
 /// A known run: the rest of it when the request resumes (`Last-Event-ID`) or sends the same
-/// input again; 409 for another input under the same ids.
+/// input again; 409 for another input under the same ids. `open`: the run had not ended.
 async fn known_run(
     sh: &Arc<Shared>,
     input: &RunAgentInput,
@@ -285,6 +289,7 @@ async fn known_run(
     claim: &str,
     resuming: bool,
     after: u64,
+    open: bool,
 ) -> Answer {
     if !resuming {
         match sh.log.claim(thread, &input.run_id).await {
@@ -302,14 +307,14 @@ async fn known_run(
             Err(e) => return busy(format!("the run log failed: {e}")),
         }
     }
-    follow(sh, thread, &input.run_id, after)
+    follow(sh, thread, &input.run_id, after, open)
 }
 
-/// The run's events after `after`, then its live tail.
-fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64) -> Answer {
+/// The run's events after `after`, then its live tail (`open`: the run had not ended).
+fn follow(sh: &Arc<Shared>, thread: &str, run: &str, after: u64, open: bool) -> Answer {
     let follower = sh.registry.attach(thread, run);
-    // A run another process writes: tell it, while this client follows, that someone does.
-    let touching = follower.is_none().then(|| {
+    // An open run another process writes: tell it, while this client follows, that someone does.
+    let touching = (open && follower.is_none()).then(|| {
         let token = CancellationToken::new();
         let (log, thread, run, stop) = (
             sh.log.clone(),
@@ -370,22 +375,11 @@ impl<A: Agent> Runs<A> {
             return missing();
         };
         match sh.log.status(&thread, run).await {
-            Ok(Some(_)) => follow(sh, &thread, run, after),
+            Ok(Some(status)) => follow(sh, &thread, run, after, !status.ended),
             Ok(None) => missing(),
             Err(e) => busy(format!("the run log failed: {e}")),
         }
     }
-}
-
-/// The stored conversation with `sent` laid over it by message id.
-fn laid_over(mut stored: Vec<ChatMessage>, sent: Vec<ChatMessage>) -> Vec<ChatMessage> {
-    for m in sent {
-        match stored.iter_mut().find(|s| s.id() == m.id()) {
-            Some(slot) => *slot = m,
-            None => stored.push(m),
-        }
-    }
-    stored
 }
 
 fn frames_of(stored: &[Stored]) -> Vec<Bytes> {

@@ -8,6 +8,8 @@ use std::collections::HashMap;
 
 /// Lays `messages` over a conversation by message id, as [`RunLog::save_messages`] does: a
 /// message whose id is there replaces it in place, a new id is appended, in the order given.
+/// The messages are moved in (pass `slice.iter().cloned()` to keep them): a user message may be
+/// megabytes.
 ///
 /// [`RunLog::save_messages`]: super::RunLog::save_messages
 ///
@@ -17,10 +19,13 @@ use std::collections::HashMap;
 ///
 /// let user = |id: &str, text: &str| ChatMessage::User(UserMessage::new(id, UserContent::Text(text.into())));
 /// let mut thread = vec![user("a", "one"), user("b", "two")];
-/// upsert_messages(&mut thread, &[user("b", "two, edited"), user("c", "three")]);
+/// upsert_messages(&mut thread, [user("b", "two, edited"), user("c", "three")]);
 /// assert_eq!(thread, [user("a", "one"), user("b", "two, edited"), user("c", "three")]);
 /// ```
-pub fn upsert_messages(conversation: &mut Vec<ChatMessage>, messages: &[ChatMessage]) {
+pub fn upsert_messages(
+    conversation: &mut Vec<ChatMessage>,
+    messages: impl IntoIterator<Item = ChatMessage>,
+) {
     let mut at: HashMap<String, usize> = conversation
         .iter()
         .enumerate()
@@ -28,10 +33,10 @@ pub fn upsert_messages(conversation: &mut Vec<ChatMessage>, messages: &[ChatMess
         .collect();
     for m in messages {
         match at.get(m.id()).and_then(|&i| conversation.get_mut(i)) {
-            Some(slot) => *slot = m.clone(),
+            Some(slot) => *slot = m,
             None => {
                 at.insert(m.id().to_owned(), conversation.len());
-                conversation.push(m.clone());
+                conversation.push(m);
             }
         }
     }

@@ -299,7 +299,7 @@ impl Inner {
         // Only the messages with these ids change: their bytes are counted before and after.
         let ids: HashSet<&str> = messages.iter().map(ChatMessage::id).collect();
         let replaced = bytes_of(thread.messages.iter().filter(|m| ids.contains(m.id())));
-        upsert_messages(&mut thread.messages, messages);
+        upsert_messages(&mut thread.messages, messages.iter().cloned());
         let saved = bytes_of(thread.messages.iter().filter(|m| ids.contains(m.id())));
         thread.bytes = thread.bytes.saturating_sub(replaced).saturating_add(saved);
         // The thread alone is over the bound: only its last messages that fit stay.
