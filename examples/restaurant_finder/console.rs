@@ -4,7 +4,7 @@
 
 use crate::agent::{RETRY_EVENT, RestaurantAgent};
 use crate::view::{self, Screen};
-use a2ui_stream::agui::{A2UI_ERROR_EVENT, A2UI_OPERATIONS, Event, RunAgentInput};
+use a2ui_stream::agui::{A2UI_ERROR_EVENT, A2UI_OPERATIONS, Event, PatchOp, RunAgentInput};
 use a2ui_stream::renderer::RendererState;
 use a2ui_stream_server::{Agent, CancellationToken, Deadlines, MODEL_RETRY_EVENT, Run, RunWriter};
 use serde_json::Value;
@@ -156,12 +156,10 @@ impl<W: Write> Printer<W> {
                 }
             }
             Event::ActivityDelta(d) => {
+                // Each later message of a surface is appended to its operations.
                 for op in &d.patch {
-                    if let Some(m) = serde_json::to_value(op)
-                        .ok()
-                        .and_then(|o| o.get("value").cloned())
-                    {
-                        self.a2ui(&m);
+                    if let PatchOp::Add { value, .. } = op {
+                        self.a2ui(value);
                     }
                 }
             }
