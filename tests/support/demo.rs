@@ -1,5 +1,5 @@
-//! The restaurant finder demo as a process: the binary `cargo test` builds
-//! (`target/<profile>/examples/restaurant_finder`), run on the console (its output parsed) or as
+//! The restaurant finder demo as a process: its binary
+//! (`target/<profile>/examples/restaurant_finder`, built on first use), run on the console (its output parsed) or as
 //! a server (`serve --addr 127.0.0.1:0`, killed when dropped). Tests start it through its own
 //! entry point and never include its modules.
 
@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -32,62 +32,42 @@ const CLEARED: [&str; 13] = [
     "A2UI_SHARED",
 ];
 
-/// The example binary built beside this test's own (`target/<profile>/examples/`), or
+/// The example binary beside this test's own (`target/<profile>/examples/`), built (or brought
+/// up to date) once per test process with `cargo build --example restaurant_finder`, or
 /// `$RESTAURANT_FINDER_BIN` when set (to run these tests against another build of it).
+///
+/// `cargo test` builds an example whose unit tests it runs (`test = true`) only as a test
+/// harness, so the demo itself is built here; cargo does not hold its build lock while tests run.
 pub fn example_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     if let Some(bin) = std::env::var_os("RESTAURANT_FINDER_BIN") {
         return PathBuf::from(bin);
     }
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    let bin = profile_dir.join("examples").join("restaurant_finder");
-    assert!(
-        bin.exists(),
-        "{} is missing: build it with `cargo test --all-features` (which builds the examples) \
-         or `cargo build --all-features --example restaurant_finder`",
-        bin.display()
-    );
-    static WARNED: std::sync::Once = std::sync::Once::new();
-    WARNED.call_once(|| warn_if_stale(&bin));
-    bin
-}
-
-/// Says so when a source of the example or of the server crate is newer than the binary:
-/// `cargo test --test runs` alone does not rebuild the examples.
-fn warn_if_stale(bin: &Path) {
-    fn newest(dir: &Path) -> Option<(SystemTime, PathBuf)> {
-        let mut out: Option<(SystemTime, PathBuf)> = None;
-        for entry in std::fs::read_dir(dir).ok()?.flatten() {
-            let path = entry.path();
-            let found = if path.is_dir() {
-                newest(&path)
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                entry.metadata().ok()?.modified().ok().map(|t| (t, path))
-            } else {
-                None
-            };
-            if let Some(f) = found.filter(|f| out.as_ref().is_none_or(|o| f.0 > o.0)) {
-                out = Some(f);
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().unwrap();
+            let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+            let mut cargo = std::process::Command::new(env!("CARGO"));
+            cargo.current_dir(env!("CARGO_MANIFEST_DIR")).args([
+                "build",
+                "--quiet",
+                "--all-features",
+                "--example",
+                "restaurant_finder",
+            ]);
+            if profile_dir.file_name().is_some_and(|p| p == "release") {
+                cargo.arg("--release");
             }
-        }
-        out
-    }
-    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
-        return;
-    };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for dir in ["examples/restaurant_finder", "server/src", "src"] {
-        if let Some((t, path)) = newest(&root.join(dir)).filter(|(t, _)| *t > built) {
-            let ago = t.duration_since(built).unwrap_or_default();
-            super::say(&format!(
-                "warning: {} is {ago:?} newer than {}; rebuild it with \
-                 `cargo build --all-features --example restaurant_finder`",
-                path.display(),
-                bin.display()
-            ));
-            return;
-        }
-    }
+            let status = cargo.status().expect("cargo runs");
+            assert!(
+                status.success(),
+                "building the restaurant finder failed: {status}"
+            );
+            let bin = profile_dir.join("examples").join("restaurant_finder");
+            assert!(bin.exists(), "{} is missing after its build", bin.display());
+            bin
+        })
+        .clone()
 }
 
 /// The model the demo calls.
