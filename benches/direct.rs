@@ -18,9 +18,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2ui_stream::Version;
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{DirectJsonParser, Part};
-use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 

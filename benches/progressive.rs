@@ -39,8 +39,9 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};

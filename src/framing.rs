@@ -12,13 +12,13 @@
 //! legacy delimiter. The official SDK's ([`Dialect::Exact`]) knows only `<a2ui-json>` and
 //! `</a2ui-json>` byte for byte, and the official parsers reproduce it through [`find_tag`].
 
-#[cfg(feature = "official")]
+#[cfg(feature = "legacy")]
 use crate::find::find_byte;
 
-#[cfg(feature = "official")]
+#[cfg(feature = "legacy")]
 /// The opening tag as the official SDK writes and reads it.
 pub(crate) const OPEN_TAG: &str = "<a2ui-json>";
-#[cfg(feature = "official")]
+#[cfg(feature = "legacy")]
 /// The closing tag as the official SDK writes and reads it.
 pub(crate) const CLOSE_TAG: &str = "</a2ui-json>";
 /// The opening tag's name, compared case-insensitively.
@@ -286,7 +286,7 @@ pub(crate) fn tag_at(probe: &[u8], want: Act, dialect: Dialect) -> Class {
     }
 }
 
-#[cfg(feature = "official")]
+#[cfg(feature = "legacy")]
 /// The first tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) in `text`, read in `dialect`:
 /// its offset and [`Class::Match`], or the offset of a possible start of it that the end of
 /// `text` cut ([`Class::Partial`], to hold back until more text arrives).
@@ -324,6 +324,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "legacy")]
     #[test]
     fn the_exact_dialect_reads_only_the_two_tags() {
         use Dialect::{Exact, Lenient};
@@ -350,8 +351,8 @@ mod tests {
             Some((2, Class::Match(12, Act::CloseBlock)))
         );
         // A possible start cut by the end of the text waits; one that cannot be the tag does not.
-        for cut in 1..OPEN_TAG.len() {
-            let text = format!("ab{}", &OPEN_TAG[..cut]);
+        for cut in 1..b"<a2ui-json>".len() {
+            let text = format!("ab{}", &"<a2ui-json>"[..cut]);
             assert_eq!(open(&text, Exact), Some((2, Class::Partial)), "{text}");
         }
         assert_eq!(open("ab</a2ui", Exact), None);

@@ -35,7 +35,8 @@
 //! |---|---|---|
 //! | (none) | | [`Splitter`], [`Config`], [`Message`], [`Event`], [`Error`], and [`renderer`] (what a renderer holds after the messages): needs only `memchr`, `bytes` and `serde_json` |
 //! | `agui` | yes | `agui`: AG-UI events, SSE, a run builder, A2UI surfaces as activities, a verifier |
-//! | `official` | yes | `official`: the official SDK's streaming semantics, validator and catalogs |
+//! | `official` | yes | `official`: the current SDK's direct-JSON parser, validator and catalogs |
+//! | `legacy` | no | `official::legacy`: the progressive and whole-response parsers of SDK 0.2.4-0.8.0 |
 //! | `async` | no | `stream`: a `futures::Stream` adapter and a `tokio_util` `Decoder` |
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2ui_stream::Version;
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{self, DirectJsonParser, Part, RawPart};
-use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use serde_json::{Value, json};
 

@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use a2ui_stream::Version;
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{DirectJsonParser, Part};
-use a2ui_stream::official::progressive::Emission;
 use a2ui_stream::official::validator::Validator;
 use a2ui_stream::renderer::RendererState;
 use proptest::prelude::*;

@@ -6,14 +6,13 @@
 //! Each case runs on the whole response as one chunk and on random cuts of it: the errors (their
 //! rules and their offsets: where the faulty component begins, or where the message or block
 //! that broke a rule ends), the prose and the screen at the end are the same for every cut.
-#![cfg(feature = "official")]
+#![cfg(feature = "legacy")]
 
 use std::collections::BTreeMap;
 
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{
-    Emission, Error, ErrorKind, ProgressiveParser, ResponsePart,
-};
+use a2ui_stream::official::legacy::{Error, ErrorKind, ProgressiveParser, ResponsePart};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -19,14 +19,15 @@
 //! Inputs: the restaurant-finder examples in several chunk sizes, and every input sequence of
 //! the official streaming suite, from `../shared/a2ui` (or `$A2UI_SHARED/a2ui`); without it the
 //! test prints one line and returns.
-#![cfg(feature = "official")]
+#![cfg(feature = "legacy")]
 
 use std::collections::BTreeMap;
 
 use std::sync::{Arc, Once};
 
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Map, Value};

@@ -8,11 +8,12 @@
 //! Inputs: the restaurant-finder examples in several chunk sizes and on random cuts, and every
 //! input sequence of the official streaming suite (its errors included), from `../shared/a2ui`
 //! (or `$A2UI_SHARED/a2ui`); without it each test prints one line and returns.
-#![cfg(feature = "official")]
+#![cfg(feature = "legacy")]
 
 use std::sync::{Arc, Once};
 
-use a2ui_stream::official::progressive::{Emission, Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::Emission;
+use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Value, json};

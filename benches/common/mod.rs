@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::Emission;
+use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 

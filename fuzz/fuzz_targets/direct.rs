@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use a2ui_stream::Version;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{DirectJsonParser, Part};
-use a2ui_stream::official::progressive::Emission;
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::validator::Validator;
 use a2ui_stream::renderer::RendererState;
 use libfuzzer_sys::fuzz_target;

@@ -21,8 +21,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ProgressiveParser, ResponsePart};
-use a2ui_stream::official::response::{has_a2ui_parts, parse_and_fix, parse_response};
+use a2ui_stream::official::Emission;
+use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use a2ui_stream::official::validator::Validator;
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use a2ui_stream::official::response::{has_a2ui_parts, parse_and_fix, parse_response};
+use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use serde_json::{Value, json};
 
 use crate::suite;

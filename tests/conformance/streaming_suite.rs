@@ -22,8 +22,9 @@
 
 use std::path::Path;
 
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::progressive::{Emission, ErrorKind, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser, ResponsePart};
 use serde_json::{Map, Value};
 
 use crate::suite;
@@ -147,10 +148,7 @@ fn categories(kind: ErrorKind) -> &'static [&'static str] {
 }
 
 /// `Ok` when the error `got` is what `want` (a pattern, or `{category, message}`) expects.
-fn error_expected(
-    want: &Value,
-    got: &a2ui_stream::official::progressive::Error,
-) -> Result<(), String> {
+fn error_expected(want: &Value, got: &a2ui_stream::official::legacy::Error) -> Result<(), String> {
     match want {
         Value::String(pattern) => suite::error_matches(pattern, &got.to_string()),
         Value::Object(spec) => {

@@ -22,7 +22,7 @@ pub mod runs;
 pub mod redis;
 
 /// What the progressive-parser tests share.
-#[cfg(feature = "official")]
+#[cfg(feature = "legacy")]
 pub mod progressive;
 
 /// Prints one line where `cargo test` shows it. The test harness keeps back what `println!`

@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::progressive::{Emission, ResponsePart};
+use a2ui_stream::official::legacy::ResponsePart;
 use a2ui_stream::official::validator::Validator;
 use serde_json::Value;
 

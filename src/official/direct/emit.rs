@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::block::{Insert, Seg};
-use crate::official::progressive::Emission;
+use crate::official::Emission;
 use crate::official::validator::Validator;
 use crate::{MessageKind, Version};
 

@@ -30,7 +30,7 @@
 //! use a2ui_stream::official::catalog::{Catalog, Version};
 //! use a2ui_stream::official::direct::{DirectJsonParser, Part};
 //! use a2ui_stream::official::validator::Validator;
-//! use a2ui_stream::official::progressive::Emission;
+//! use a2ui_stream::official::Emission;
 //! use serde_json::json;
 //! use std::sync::Arc;
 //!
@@ -55,7 +55,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::progressive::Emission;
+use super::Emission;
 use super::validator::Validator;
 use crate::Version;
 use block::{Block, Fed, Insert};
@@ -92,7 +92,7 @@ pub enum ErrorKind {
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
 /// use a2ui_stream::official::direct::{DirectJsonParser, ErrorKind};
-/// use a2ui_stream::official::progressive::Emission;
+/// use a2ui_stream::official::Emission;
 /// use a2ui_stream::official::validator::Validator;
 /// use std::sync::Arc;
 /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
@@ -168,7 +168,7 @@ impl DirectJsonParser {
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
-    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::Emission;
     /// # use a2ui_stream::official::validator::Validator;
     /// # use serde_json::json;
     /// # let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!(null));
@@ -203,7 +203,7 @@ impl DirectJsonParser {
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
-    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::Emission;
     /// # use a2ui_stream::official::validator::Validator;
     /// # use serde_json::json;
     /// # use std::sync::Arc;
@@ -448,7 +448,7 @@ impl DirectJsonParser {
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
-    /// # use a2ui_stream::official::progressive::Emission;
+    /// # use a2ui_stream::official::Emission;
     /// # use a2ui_stream::official::validator::Validator;
     /// # use std::sync::Arc;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));

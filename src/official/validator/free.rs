@@ -4,11 +4,12 @@
 //! same verdict from [`Validator::check_component`](super::Validator::check_component), so a
 //! component whose emitted form changed only there need not be checked again.
 
+// The plain shape is worked out with the schema (`compile.rs`); only the legacy parser reads it.
+#![cfg_attr(not(feature = "legacy"), allow(dead_code))]
 use serde_json::Value;
 
 use super::compile::only;
 use crate::hash::QuickMap;
-use crate::official::partial_json::Slot;
 
 /// The keywords a schema the walk goes through may say: none of them looks at a string's
 /// text, nor (with the same members and items on both sides) tells two values apart by a
@@ -184,4 +185,11 @@ impl Plain {
         };
         last.is_some_and(|s| s.free_string)
     }
+}
+
+/// One step into a JSON value: to the member under a key, or to the last item of a list.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Slot {
+    Key(String),
+    Last,
 }

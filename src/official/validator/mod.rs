@@ -80,18 +80,20 @@ mod topology;
 mod v10;
 
 use crate::MessageKind;
-use crate::official::partial_json::Slot;
 use compile::{compile_v08, compile_v09, compile_v10};
 use describe::{describe, push_schema_errors, py_repr, sub_errors};
 pub use error::{DetailCode, ErrorDetail, ErrorKind, ValidationError};
-pub(crate) use free::Likeness;
 use free::Plain;
+#[cfg(feature = "legacy")]
+pub(crate) use free::{Likeness, Slot};
 use paths::{Keys, traverse};
 pub use paths::{check_depth_and_paths, is_valid_data_path};
 pub use rejoin::rejoin;
 #[cfg(test)]
 use topology::analyze_topology;
-use topology::{check_components, check_topology, find_root_id, id_of};
+#[cfg(feature = "legacy")]
+use topology::id_of;
+use topology::{check_components, check_topology, find_root_id};
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
 ///
@@ -155,15 +157,19 @@ enum Compiled {
         /// The message schema with the catalog's components put in place.
         message: Option<jsonschema::Validator>,
         /// See [`Validator::checks_entries_apart`].
+        #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
         entries_apart: bool,
         /// See [`Validator::entry_text_is_free`].
+        #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
         entry_text_free: bool,
         /// The schema of one entry of a `surfaceUpdate`'s `components`, compiled alone, when
         /// the message schema checks each component on its own and refers to nothing (see
         /// [`components_apart`](compile::components_apart)); `None`: components are checked inside a message.
+        #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
         component: Option<jsonschema::Validator>,
         /// The schema of one component as far as it is plain (see [`Plain`]), when
         /// `component` is there: which of a component's strings its check cannot tell apart.
+        #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
         plain: Option<Plain>,
     },
     V09 {
@@ -344,6 +350,7 @@ impl Validator {
         self.check_integrity(list, strict_integrity)
     }
 
+    #[cfg(feature = "legacy")]
     /// Whether a v0.8 `dataModelUpdate` passes [`validate_with`](Self::validate_with) (without
     /// strict integrity) exactly when the same update with no entries passes and, for each of
     /// its entries, the same update with only that entry passes. True when nothing in the
@@ -361,6 +368,7 @@ impl Validator {
         )
     }
 
+    #[cfg(feature = "legacy")]
     /// Whether, on top of [`checks_entries_apart`](Self::checks_entries_apart), the verdict on
     /// an entry of exactly `key` and `valueString` does not depend on what the string says: the
     /// entry schema only lists properties, and the schema of `valueString` only asks for a
@@ -378,6 +386,7 @@ impl Validator {
         )
     }
 
+    #[cfg(feature = "legacy")]
     /// Whether `component`, alone in a message updating surface `surface_id`, passes
     /// [`validate_with`](Self::validate_with) without strict integrity: the schema, no
     /// self-reference, depth and path syntax (with one component the other integrity checks
@@ -460,6 +469,7 @@ impl Validator {
         (component, ok)
     }
 
+    #[cfg(feature = "legacy")]
     /// How components `a` and `b` compare for [`check_component`](Self::check_component), for
     /// one surface and not asked to look for a self-reference: [`Likeness::Free`] when they
     /// differ only in strings that the schema of a component only asks to be strings, reached
@@ -471,6 +481,7 @@ impl Validator {
         Plain::compare(self.plain(), a, b)
     }
 
+    #[cfg(feature = "legacy")]
     /// Whether every string of `component` under a member named in `keys` (or an item of a
     /// list there), anywhere in it, is free as [`likeness`](Self::likeness) reads it: the
     /// component with any of those strings changed gets the verdict it got before. It depends
@@ -480,6 +491,7 @@ impl Validator {
             .is_some_and(|plain| Plain::free_under(Some(plain), component, keys))
     }
 
+    #[cfg(feature = "legacy")]
     /// Whether a string in a component, under member `then` of the object at `path` in it,
     /// is free as [`likeness`](Self::likeness) reads it: a component changed only there gets
     /// the verdict it got before. With `then` `None`, the string is the last item of the list
@@ -489,6 +501,7 @@ impl Validator {
         self.plain().is_some_and(|plain| plain.free_at(path, then))
     }
 
+    #[cfg(feature = "legacy")]
     /// The plain schema of a v0.8 component ([`Compiled::V08::plain`]), when there is one.
     fn plain(&self) -> Option<&Plain> {
         match &self.compiled {
@@ -648,6 +661,7 @@ impl Validator {
     }
 }
 
+#[cfg(feature = "legacy")]
 /// The message [`Validator::check_component`] checks a v0.8 component in, kept between calls.
 #[derive(Debug, Default)]
 pub(crate) struct CheckFrame {
@@ -657,6 +671,7 @@ pub(crate) struct CheckFrame {
     envelope: Option<(String, bool)>,
 }
 
+#[cfg(feature = "legacy")]
 /// Checks a v0.8 `component` in the message `frame` keeps for `surface_id`; hands it back.
 fn check_in_message(
     schema: &jsonschema::Validator,
@@ -676,6 +691,7 @@ fn check_in_message(
     }
 }
 
+#[cfg(feature = "legacy")]
 impl CheckFrame {
     /// What [`CheckFrame::envelope`] knows for `surface_id`.
     fn envelope_for(&self, surface_id: &str) -> Option<bool> {
@@ -700,6 +716,7 @@ impl CheckFrame {
     }
 }
 
+#[cfg(feature = "legacy")]
 /// `components` as the message that updates them on surface `sid`: a v0.8 `surfaceUpdate` or a
 /// v0.9 `updateComponents`.
 pub(crate) fn wrap_components(version: Version, sid: &str, components: Vec<Value>) -> Value {
@@ -719,6 +736,7 @@ pub(crate) fn wrap_components(version: Version, sid: &str, components: Vec<Value
     Value::Object(message)
 }
 
+#[cfg(feature = "legacy")]
 /// The component slot of the one-component v0.8 update [`CheckFrame`] keeps.
 fn component_slot(message: &mut Value) -> Option<&mut Value> {
     message

@@ -131,6 +131,7 @@ fn components_are_checked_alone_only_when_no_keyword_sees_the_list_whole() {
     )));
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn components_differing_only_in_free_strings_get_one_verdict() {
     let catalog = Catalog::new(
@@ -218,6 +219,7 @@ fn components_differing_only_in_free_strings_get_one_verdict() {
     assert!(!v09.free_under(&a, &["text"]));
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn a_component_checked_alone_gets_the_verdict_it_gets_in_a_message() {
     let catalog = Catalog::new(
@@ -268,6 +270,7 @@ fn a_component_checked_alone_gets_the_verdict_it_gets_in_a_message() {
     }
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn an_update_passes_whole_exactly_when_it_passes_empty_and_entry_by_entry() {
     let catalog = Catalog::new(
@@ -360,6 +363,7 @@ fn v09_unknown_component_and_message() {
     );
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn entries_are_checked_apart_until_a_keyword_sees_the_whole_list() {
     let s2c = |contents| {
@@ -383,6 +387,7 @@ fn entries_are_checked_apart_until_a_keyword_sees_the_whole_list() {
     assert!(!Validator::new(&whole).unwrap().checks_entries_apart());
 }
 
+#[cfg(feature = "legacy")]
 #[test]
 fn an_entry_text_is_free_until_its_schema_tells_texts_apart() {
     let s2c = |text| {
@@ -413,6 +418,7 @@ fn an_entry_text_is_free_until_its_schema_tells_texts_apart() {
     not(a2ui_shared),
     ignore = "needs the A2UI project's data: ../shared or $A2UI_SHARED"
 )]
+#[cfg(feature = "legacy")]
 #[test]
 fn the_basic_v08_catalog_checks_entries_apart_and_texts_freely() {
     let shared = std::env::var_os("A2UI_SHARED")

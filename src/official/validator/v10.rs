@@ -233,6 +233,7 @@ impl Validator {
     }
 }
 
+#[cfg(feature = "legacy")]
 /// A v1.0 component list's check of one component, for
 /// [`Validator::check_component`]: its schema, its id an identifier and its catalog the
 /// validator's.

@@ -11,7 +11,7 @@ use super::form::{Form, Out};
 use super::message::Current;
 use super::writing::is_component_frame;
 use super::{Error, ErrorKind, ProgressiveParser};
-use crate::official::partial_json::{Frame, Step};
+use crate::official::legacy::partial_json::{Frame, Step};
 
 /// The `<a2ui-json>` block being read.
 #[derive(Debug, Default)]

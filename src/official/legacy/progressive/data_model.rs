@@ -11,8 +11,8 @@ use super::form::{Form, Out};
 use super::heal::heal_data_string;
 use super::{Emission, ProgressiveParser};
 use crate::official::catalog::Version;
-use crate::official::data_delta::{Change, Seg, Walk, pointer, value_at};
-use crate::official::partial_json::{Body, Frame, Stack};
+use crate::official::legacy::data_delta::{Change, Seg, Walk, pointer, value_at};
+use crate::official::legacy::partial_json::{Body, Frame, Stack};
 use crate::official::validator::truthy;
 
 /// The data model as the parser sent it.

@@ -8,7 +8,7 @@
 //! when the JSON does not parse as written, and wraps a single message in a list.
 //!
 //! ```
-//! use a2ui_stream::official::response::{has_a2ui_parts, parse_response};
+//! use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_response};
 //! use serde_json::json;
 //!
 //! let reply = "Here it is:\n<a2ui-json>\n```json\n[{\"deleteSurface\": {\"surfaceId\": \"s\"},},]\n```\n</a2ui-json>\nBye";
@@ -17,7 +17,7 @@
 //! assert_eq!(parts[0].text, "Here it is:");
 //! assert_eq!(parts[0].a2ui_json, Some(vec![json!({"deleteSurface": {"surfaceId": "s"}})]));
 //! assert_eq!((parts[1].text.as_str(), parts[1].a2ui_json.is_none()), ("Bye", true));
-//! # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+//! # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 //! ```
 
 use std::fmt;
@@ -29,7 +29,7 @@ use serde_json::Value;
 /// The tag that opens an A2UI JSON block.
 ///
 /// ```
-/// use a2ui_stream::official::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
+/// use a2ui_stream::official::legacy::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
 /// let reply = format!("Hi {OPEN_TAG}[]{CLOSE_TAG}");
 /// assert_eq!(OPEN_TAG, "<a2ui-json>");
 /// assert!(has_a2ui_parts(&reply));
@@ -38,7 +38,7 @@ pub const OPEN_TAG: &str = framing::OPEN_TAG;
 /// The tag that closes an A2UI JSON block.
 ///
 /// ```
-/// use a2ui_stream::official::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
+/// use a2ui_stream::official::legacy::response::{has_a2ui_parts, CLOSE_TAG, OPEN_TAG};
 /// assert_eq!(CLOSE_TAG, "</a2ui-json>");
 /// assert!(!has_a2ui_parts(OPEN_TAG)); // a block needs both tags
 /// ```
@@ -47,7 +47,7 @@ pub const CLOSE_TAG: &str = framing::CLOSE_TAG;
 /// One part of a response: prose, and the A2UI messages of the block that follows it.
 ///
 /// ```
-/// use a2ui_stream::official::response::{parse_response, ResponsePart};
+/// use a2ui_stream::official::legacy::response::{parse_response, ResponsePart};
 /// use serde_json::json;
 /// let parts = parse_response("Done. <a2ui-json>{\"deleteSurface\": {\"surfaceId\": \"s\"}}</a2ui-json> Bye.")?;
 /// assert_eq!(parts, vec![
@@ -56,7 +56,7 @@ pub const CLOSE_TAG: &str = framing::CLOSE_TAG;
 ///     ResponsePart { text: "Done.".into(), a2ui_json: Some(vec![json!({"deleteSurface": {"surfaceId": "s"}})]) },
 ///     ResponsePart { text: "Bye.".into(), a2ui_json: None },
 /// ]);
-/// # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+/// # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResponsePart {
@@ -69,7 +69,7 @@ pub struct ResponsePart {
 /// A response could not be parsed; the message uses the reference implementation's words.
 ///
 /// ```
-/// use a2ui_stream::official::response::{ErrorKind, parse_response};
+/// use a2ui_stream::official::legacy::response::{ErrorKind, parse_response};
 /// let err = parse_response("<a2ui-json>[{\"a\": </a2ui-json>").unwrap_err();
 /// assert!(err.to_string().starts_with("Failed to parse JSON"));
 /// assert_eq!(err.kind(), ErrorKind::NotJson);
@@ -104,7 +104,7 @@ impl ResponseError {
     /// Why the response could not be parsed.
     ///
     /// ```
-    /// use a2ui_stream::official::response::{ErrorKind, parse_response};
+    /// use a2ui_stream::official::legacy::response::{ErrorKind, parse_response};
     /// assert_eq!(parse_response("Only text.").unwrap_err().kind(), ErrorKind::NoBlock);
     /// ```
     pub fn kind(&self) -> ErrorKind {
@@ -114,7 +114,7 @@ impl ResponseError {
     /// What went wrong.
     ///
     /// ```
-    /// use a2ui_stream::official::response::parse_response;
+    /// use a2ui_stream::official::legacy::response::parse_response;
     /// let err = parse_response("<a2ui-json> </a2ui-json>").unwrap_err();
     /// assert_eq!(err.message(), "A2UI JSON part is empty.");
     /// ```
@@ -134,7 +134,7 @@ impl std::error::Error for ResponseError {}
 /// Whether `content` contains both an opening and a closing A2UI tag.
 ///
 /// ```
-/// use a2ui_stream::official::response::has_a2ui_parts;
+/// use a2ui_stream::official::legacy::response::has_a2ui_parts;
 /// assert!(has_a2ui_parts("a <a2ui-json>[]</a2ui-json> b"));
 /// assert!(!has_a2ui_parts("a <a2ui-json> b"));
 /// ```
@@ -158,7 +158,7 @@ fn find_exact(text: &str, want: Act) -> Option<usize> {
 /// (`Failed to parse JSON: ...`).
 ///
 /// ```
-/// use a2ui_stream::official::response::parse_response;
+/// use a2ui_stream::official::legacy::response::parse_response;
 /// let err = parse_response("Only text.").unwrap_err();
 /// assert!(err.message().contains("not found in response"));
 /// ```
@@ -232,12 +232,12 @@ fn strip_fences(block: &str) -> &str {
 /// dropped if the JSON does not parse as written, and a single object is wrapped in a list.
 ///
 /// ```
-/// use a2ui_stream::official::response::parse_and_fix;
+/// use a2ui_stream::official::legacy::response::parse_and_fix;
 /// use serde_json::json;
 /// assert_eq!(parse_and_fix(r#"{"type": “Text”, "text": "It’s",}"#)?,
 ///            vec![json!({"type": "Text", "text": "It's"})]);
 /// assert!(parse_and_fix("not json").unwrap_err().message().starts_with("Failed to parse JSON"));
-/// # Ok::<(), a2ui_stream::official::response::ResponseError>(())
+/// # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 /// ```
 pub fn parse_and_fix(payload: &str) -> Result<Vec<Value>, ResponseError> {
     let normalized = normalize_smart_quotes(payload);
@@ -273,7 +273,7 @@ fn normalize_smart_quotes(text: &str) -> String {
 /// string literals.
 ///
 /// ```
-/// use a2ui_stream::official::response::remove_trailing_commas;
+/// use a2ui_stream::official::legacy::response::remove_trailing_commas;
 /// assert_eq!(remove_trailing_commas(r#"[1, {"a": "x,]",} ,]"#), r#"[1, {"a": "x,]"} ]"#);
 /// ```
 pub fn remove_trailing_commas(json: &str) -> String {

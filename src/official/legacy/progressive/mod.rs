@@ -45,7 +45,7 @@
 //!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, Version};
-//! use a2ui_stream::official::progressive::ProgressiveParser;
+//! use a2ui_stream::official::legacy::ProgressiveParser;
 //! use serde_json::json;
 //!
 //! let catalog = Catalog::new(Version::V08, json!(null), json!({"catalogId": "c", "components": {
@@ -64,7 +64,7 @@
 //! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
 //!     {"id": "r", "component": {"Card": {"child": "t"}}},
 //!     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
-//! # Ok::<(), a2ui_stream::official::progressive::Error>(())
+//! # Ok::<(), a2ui_stream::official::legacy::Error>(())
 //! ```
 
 // The parser, by what it does with a chunk (each an `impl ProgressiveParser` of its own):
@@ -100,10 +100,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::catalog::{Catalog, Version};
 use super::partial_json::PartialJson;
-use super::validator::Validator;
 use crate::hash::QuickMap;
+use crate::official::Emission;
+use crate::official::catalog::{Catalog, Version};
+use crate::official::validator::Validator;
 
 use block::Block;
 use catalogs::Catalogs;
@@ -121,7 +122,7 @@ use writing::Writing;
 /// `M = String`, their compact JSON text ([`ProgressiveParser::process_chunk_json`]).
 ///
 /// ```
-/// use a2ui_stream::official::progressive::ResponsePart;
+/// use a2ui_stream::official::legacy::ResponsePart;
 /// let part: ResponsePart = ResponsePart { text: Some("Hi".into()), a2ui: None };
 /// assert!(part.a2ui.is_none());
 /// let sent: ResponsePart<String> = ResponsePart { text: None, a2ui: Some(vec![r#"{"deleteSurface":{"surfaceId":"s"}}"#.into()]) };
@@ -135,30 +136,11 @@ pub struct ResponsePart<M = Value> {
     pub a2ui: Option<Vec<M>>,
 }
 
-/// How much each step repeats.
-///
-/// ```
-/// use a2ui_stream::official::progressive::Emission;
-/// assert_ne!(Emission::Official, Emission::ChangedOnly);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Emission {
-    /// Every step carries all reachable components of the surface that changed, as the
-    /// reference implementation and the conformance suite expect.
-    #[default]
-    Official,
-    /// Every step carries only the components and data values that are new or changed since
-    /// the last step, a data value nested in a map at its own `path` (v0.8: the entries of the
-    /// map it sits in; v0.9: the value itself): what a renderer that merges components by id
-    /// and data by key needs; output grows linearly with the UI.
-    ChangedOnly,
-}
-
 /// The streaming parser; see the [module documentation](self).
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::progressive::ProgressiveParser;
+/// use a2ui_stream::official::legacy::ProgressiveParser;
 /// use serde_json::json;
 /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
 ///     "Text": {"type": "object", "properties": {"text": {"type": "object"}}}}}), json!(null));
@@ -179,7 +161,7 @@ pub enum Emission {
 ///     .map(|text| text.as_str().unwrap().to_owned()).collect();
 /// assert_eq!(texts.last().map(String::as_str), Some("Hello there"));
 /// assert!(texts.len() > 1 && texts.windows(2).all(|w| w[1].starts_with(w[0].as_str())));
-/// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+/// # Ok::<(), a2ui_stream::official::legacy::Error>(())
 /// ```
 pub struct ProgressiveParser {
     /// What messages and components are checked against.
@@ -233,11 +215,11 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// assert_eq!(parser.process_chunk("plain prose")?[0].text.as_deref(), Some("plain prose"));
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn new(catalog: &Catalog) -> Result<ProgressiveParser, Error> {
         ProgressiveParser::with_emission(catalog, Emission::Official)
@@ -247,11 +229,12 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::Emission;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let parser = ProgressiveParser::with_emission(&catalog, Emission::ChangedOnly)?;
     /// assert_eq!(parser.emission(), Emission::ChangedOnly);
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn with_emission(catalog: &Catalog, mode: Emission) -> Result<ProgressiveParser, Error> {
         let validator = catalog
@@ -266,7 +249,8 @@ impl ProgressiveParser {
     /// ```
     /// use std::sync::Arc;
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::Emission;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// use a2ui_stream::official::validator::Validator;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let shared = Arc::new(Validator::new(&catalog)?);
@@ -304,7 +288,8 @@ impl ProgressiveParser {
     ///
     /// ```
     /// use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::Emission;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// use serde_json::json;
     /// let basic = Catalog::new(Version::V09, json!(null), json!({"catalogId": "basic", "components": {
     ///     "Text": {"type": "object", "properties": {"text": {"type": "string"}}}}}), json!({}));
@@ -317,7 +302,7 @@ impl ProgressiveParser {
     ///     {"id": "root", "component": "Gauge", "value": 3}]}}]</a2ui-json>"#)?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
     /// assert_eq!(shown[0]["component"], "Gauge");
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn with_catalogs(catalogs: &[Catalog], mode: Emission) -> Result<ProgressiveParser, Error> {
         let compiled = |catalog: &Catalog| {
@@ -343,7 +328,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::ProgressiveParser;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// use serde_json::json;
     /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!({}));
     /// let reply = r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
@@ -354,7 +339,7 @@ impl ProgressiveParser {
     /// let parts = ProgressiveParser::new(&catalog)?.without_validation().process_chunk(reply)?;
     /// let messages = parts[0].a2ui.as_ref().unwrap();
     /// assert_eq!(messages[1]["updateComponents"]["components"][0]["component"], "Unknown");
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn without_validation(mut self) -> ProgressiveParser {
         self.catalogs.set_check(false);
@@ -366,12 +351,12 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let parser = ProgressiveParser::new(&catalog)?;
     /// assert!(parser.validates());
     /// assert!(!parser.without_validation().validates());
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn validates(&self) -> bool {
         self.catalogs.checks()
@@ -381,14 +366,14 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{ErrorKind, Limits, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{ErrorKind, Limits, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let limits = Limits { max_depth: 4, ..Limits::default() };
     /// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(limits);
     /// assert_eq!(parser.limits(), limits);
     /// let err = parser.process_chunk("<a2ui-json>[{\"a\": [[[[[").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Limit);
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn with_limits(mut self, limits: Limits) -> ProgressiveParser {
         self.limits = limits;
@@ -399,10 +384,10 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{Limits, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{Limits, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// assert_eq!(ProgressiveParser::new(&catalog)?.limits(), Limits::default());
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn limits(&self) -> Limits {
         self.limits
@@ -416,7 +401,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::ProgressiveParser;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// use serde_json::json;
     /// let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {
     ///     "Text": {"type": "object"}}}), json!({}));
@@ -431,7 +416,7 @@ impl ProgressiveParser {
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// let parts = parser.process_chunk(start)?;
     /// assert_eq!(parts[0].a2ui.as_ref().unwrap().len(), 1); // the createSurface alone
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn with_cuttable_keys<K: Into<String>>(
         mut self,
@@ -446,7 +431,8 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{Emission, ProgressiveParser};
+    /// use a2ui_stream::official::Emission;
+    /// use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// assert_eq!(ProgressiveParser::new(&catalog).unwrap().emission(), Emission::Official);
     /// ```
@@ -458,12 +444,12 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// assert_eq!(parser.process_chunk("Hi <a2u")?[0].text.as_deref(), Some("Hi "));
     /// assert!(parser.process_chunk("i-json>")?.is_empty());
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     ///
     /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
@@ -479,7 +465,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
     /// #     "Text": {"type": "object"},
     /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
@@ -496,7 +482,7 @@ impl ProgressiveParser {
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["surfaceUpdate"]["components"];
     /// assert_eq!(shown[0]["component"]["Card"]["child"], "loading_t");
     /// assert_eq!(parts[1].text.as_deref(), Some(" Bye."));
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
         if self.quiet(chunk) {
@@ -519,7 +505,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// let mut parts = Vec::new();
@@ -535,7 +521,7 @@ impl ProgressiveParser {
     ///     }
     /// }
     /// assert_eq!(texts, ["Hel", "Hello"]);
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn process_chunk_into(
         &mut self,
@@ -554,7 +540,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// parser.process_chunk_json(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#)?;
@@ -563,7 +549,7 @@ impl ProgressiveParser {
     ///     parts[0].a2ui.as_deref(),
     ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
     /// );
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn process_chunk_json(&mut self, chunk: &str) -> Result<Vec<ResponsePart<String>>, Error> {
         if self.quiet(chunk) {
@@ -578,7 +564,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// let mut parts = Vec::new();
@@ -589,7 +575,7 @@ impl ProgressiveParser {
     ///     parts[0].a2ui.as_deref(),
     ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
     /// );
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn process_chunk_json_into(
         &mut self,
@@ -608,7 +594,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
     /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
@@ -619,7 +605,7 @@ impl ProgressiveParser {
     /// assert_eq!(errors.len(), 1, "the second block's error");
     /// let prose: String = parts.iter().filter_map(|p| p.text.as_deref()).collect();
     /// assert_eq!(prose, "A  B  C <a2ui");
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn finish(&mut self) -> (Vec<ResponsePart>, Vec<Error>) {
         self.finish_as()
@@ -630,7 +616,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// let parts = parser.process_chunk_json("Done. <a2ui-j")?;
@@ -638,7 +624,7 @@ impl ProgressiveParser {
     /// let (parts, errors) = parser.finish_json();
     /// assert!(errors.is_empty());
     /// assert_eq!(parts[0].text.as_deref(), Some("<a2ui-j"));
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn finish_json(&mut self) -> (Vec<ResponsePart<String>>, Vec<Error>) {
         self.finish_as()

@@ -1,6 +1,6 @@
 //! Which cut strings may be shown while they are written: prose under the cuttable keys, never
 //! ids, paths or links. The builder asks only about strings under a cuttable key (the default
-//! [`CUTTABLE_KEYS`](crate::official::partial_json::CUTTABLE_KEYS), or the parser's own, see
+//! [`CUTTABLE_KEYS`](crate::official::legacy::partial_json::CUTTABLE_KEYS), or the parser's own, see
 //! [`ProgressiveParser::with_cuttable_keys`](super::ProgressiveParser::with_cuttable_keys));
 //! these say which of them wait all the same.
 

@@ -13,9 +13,9 @@ use super::{Mentions, Surface};
 #[cfg(debug_assertions)]
 use crate::hash::QuickMap;
 use crate::official::catalog::Version;
-use crate::official::partial_json::slot_at;
-use crate::official::progressive::catalogs::Catalogs;
-use crate::official::progressive::component::{
+use crate::official::legacy::partial_json::slot_at;
+use crate::official::legacy::progressive::catalogs::Catalogs;
+use crate::official::legacy::progressive::component::{
     CHILD_FIELDS, PLACEHOLDER_PREFIX, Processed, append_child, assign, needs_processing,
     process_component, show_arrived, stands_for_one_of,
 };
@@ -35,7 +35,7 @@ enum Verdict {
 impl Surface {
     /// Brings the emitted form of every one of `candidates` up to date ([`Surface::refresh`]);
     /// true when one of them has something not put in a message yet.
-    pub(in crate::official::progressive) fn refresh_all(
+    pub(in crate::official::legacy::progressive) fn refresh_all(
         &mut self,
         candidates: &[String],
         sid: &str,

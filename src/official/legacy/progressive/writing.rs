@@ -7,10 +7,10 @@ use serde_json::Value;
 use super::ProgressiveParser;
 use super::component::CHILD_FIELDS;
 use super::heal::heal_component_string;
-use crate::official::partial_json::{Body, Frame, Stack};
+use crate::official::legacy::partial_json::{Body, Frame, Stack};
 
 /// The component being written, stored from the builder's stack when its shape
-/// ([`PartialJson::shape`](crate::official::partial_json::PartialJson::shape)) was `shape`:
+/// ([`PartialJson::shape`](crate::official::legacy::partial_json::PartialJson::shape)) was `shape`:
 /// while the shape stands still, only its cut string grew, and the stored component is brought
 /// up to date in place rather than copied from the stack again; likewise while the list it was
 /// writing only gains strings (see [`Writing::list`]).

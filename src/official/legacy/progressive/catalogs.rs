@@ -10,7 +10,7 @@ use super::{Error, ErrorKind};
 use crate::MessageKind;
 use crate::hash::QuickMap;
 use crate::official::catalog::{Catalog, Version};
-use crate::official::partial_json::Slot;
+use crate::official::legacy::partial_json::Slot;
 use crate::official::validator::{CheckFrame, Likeness, ValidationError, Validator};
 
 /// The catalogs of a parser, compiled.

@@ -10,18 +10,18 @@ use serde_json::Value;
 
 use super::{Comp, Placeholder, Surface};
 use crate::hash::QuickMap;
+use crate::official::Emission;
 use crate::official::catalog::Version;
-use crate::official::progressive::Emission;
-use crate::official::progressive::form::{Form, Out, compact_json};
-use crate::official::progressive::lists::{FlushLists, emptied};
-use crate::official::progressive::seen::Seen;
+use crate::official::legacy::progressive::form::{Form, Out, compact_json};
+use crate::official::legacy::progressive::lists::{FlushLists, emptied};
+use crate::official::legacy::progressive::seen::Seen;
 
 impl Surface {
     /// The component update a step sends for surface `sid`, if any, after the emitted forms of
     /// `lists.candidates` were brought up to date (`changed` when one of them has something
     /// not put in a message yet); marks what it sends as sent. The lists are handed back
     /// empty.
-    pub(in crate::official::progressive) fn step_message<M: Form>(
+    pub(in crate::official::legacy::progressive) fn step_message<M: Form>(
         &mut self,
         sid: &str,
         mode: Emission,
@@ -91,7 +91,7 @@ impl Surface {
     /// Counts the components in `sent` (as a message passed on wrote them) as sent, each whose
     /// emitted form is the one written there, reachable and showing no placeholder; returns
     /// whether one of `candidates` still has something not put in a message.
-    pub(in crate::official::progressive) fn count_as_sent(
+    pub(in crate::official::legacy::progressive) fn count_as_sent(
         &mut self,
         sent: &[Value],
         candidates: &[String],

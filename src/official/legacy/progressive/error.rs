@@ -11,7 +11,7 @@ use std::fmt;
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+/// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
 /// let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
 /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Json);
@@ -30,7 +30,7 @@ pub struct Error {
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::progressive::{ErrorKind, Limits, ProgressiveParser};
+/// use a2ui_stream::official::legacy::{ErrorKind, Limits, ProgressiveParser};
 /// use serde_json::json;
 /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
 ///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), json!(null));
@@ -46,7 +46,7 @@ pub struct Error {
 ///
 /// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(Limits { max_block_bytes: 16, ..Limits::default() });
 /// assert_eq!(kind(&mut parser, "<a2ui-json>[{\"deleteSurface\": {\"surfaceId\": \"s\"}}]"), ErrorKind::Limit);
-/// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+/// # Ok::<(), a2ui_stream::official::legacy::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -68,7 +68,7 @@ pub enum ErrorKind {
 /// UI needs.
 ///
 /// ```
-/// use a2ui_stream::official::progressive::Limits;
+/// use a2ui_stream::official::legacy::Limits;
 /// let strict = Limits { max_depth: 32, ..Limits::default() };
 /// assert_eq!(Limits::default().max_depth, 128);
 /// assert_eq!(strict.max_block_bytes, 16 << 20);
@@ -112,7 +112,7 @@ impl Error {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::{ErrorKind, ProgressiveParser};
+    /// # use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>[{]</a2ui-json>").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Json);
@@ -125,7 +125,7 @@ impl Error {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json></a2ui-json>").unwrap_err();
     /// assert!(err.message().contains("No valid JSON object"));
@@ -144,14 +144,14 @@ impl Error {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::progressive::ProgressiveParser;
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// parser.process_chunk("Hello <a2ui-json>oops")?;
     /// let err = parser.process_chunk("</a2ui-json>").unwrap_err();
     /// assert_eq!(err.offset(), 21); // the block ends where `</a2ui-json>` starts
     /// assert_eq!(err.to_string(), "at byte 21: Failed to parse JSON: No valid JSON object found in A2UI block.");
-    /// # Ok::<(), a2ui_stream::official::progressive::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn offset(&self) -> u64 {
         self.offset.unwrap_or_default()

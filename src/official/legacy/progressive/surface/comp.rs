@@ -8,14 +8,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use serde_json::Value;
 
 use crate::official::catalog::Catalog;
-use crate::official::partial_json::Slot;
-use crate::official::progressive::component::Processed;
-use crate::official::progressive::components::Cached;
-use crate::official::progressive::form::compact_json;
+use crate::official::legacy::partial_json::Slot;
+use crate::official::legacy::progressive::component::Processed;
+use crate::official::legacy::progressive::components::Cached;
+use crate::official::legacy::progressive::form::compact_json;
 
 /// A component as last seen, and what was made of it.
 #[derive(Debug)]
-pub(in crate::official::progressive) struct Comp {
+pub(in crate::official::legacy::progressive) struct Comp {
     pub(super) value: Value,
     /// `children` / `explicitList` fields whose list was still open when this was taken.
     pub(super) open_lists: Vec<String>,
@@ -47,7 +47,7 @@ pub(in crate::official::progressive) struct Comp {
     /// Bumped whenever `processed` changes (starts at 0: never processed).
     pub(super) version: u64,
     /// `value` was brought up to date in place since the last refresh (see
-    /// [`ProgressiveParser::sniff_component`](crate::official::progressive::ProgressiveParser)),
+    /// [`ProgressiveParser::sniff_component`](crate::official::legacy::progressive::ProgressiveParser)),
     /// so the form last emitted is no longer at hand to compare with: the next refresh counts
     /// it as changed.
     pub(super) edited: bool,
@@ -57,12 +57,12 @@ pub(in crate::official::progressive) struct Comp {
     /// `Cell`, which would make the parser not `Sync`; only `&mut self` methods touch it).
     pub(super) yielded: AtomicU64,
     /// The emitted form as JSON text, made when first sent as text
-    /// ([`Form::TEXT`](crate::official::progressive::form::Form::TEXT)) and dropped whenever
+    /// ([`Form::TEXT`](crate::official::legacy::progressive::form::Form::TEXT)) and dropped whenever
     /// `version` moves (through a shared reference, so that a step makes it in the same look-up
     /// that picks the component).
     pub(super) text: OnceLock<String>,
     /// How many child ids the emitted form was made from (see
-    /// [`Processed::calls`](crate::official::progressive::component::Processed::calls)).
+    /// [`Processed::calls`](crate::official::legacy::progressive::component::Processed::calls)).
     pub(super) child_calls: usize,
     /// The child id added in place since the last refresh, when that is all that changed (see
     /// [`Appended`]).
@@ -82,7 +82,7 @@ pub(in crate::official::progressive) struct Comp {
 
 /// A child id added at the end of a list of children of a stored component, in place (see
 /// `ProgressiveParser::append_in_place`): the next refresh brings the emitted form up to date
-/// there ([`append_child`](crate::official::progressive::component::append_child)) instead of
+/// there ([`append_child`](crate::official::legacy::progressive::component::append_child)) instead of
 /// making it again.
 #[derive(Debug)]
 pub(super) struct Appended {
@@ -151,12 +151,12 @@ impl Comp {
 
     /// The component as last seen, when no list of children was open in it then (it is
     /// finished as far as anything shown goes).
-    pub(in crate::official::progressive) fn closed_value(&self) -> Option<&Value> {
+    pub(in crate::official::legacy::progressive) fn closed_value(&self) -> Option<&Value> {
         self.open_lists.is_empty().then_some(&self.value)
     }
 
     /// Where its latest writing begins in the response.
-    pub(in crate::official::progressive) fn at(&self) -> u64 {
+    pub(in crate::official::legacy::progressive) fn at(&self) -> u64 {
         self.at
     }
 
@@ -165,7 +165,7 @@ impl Comp {
     /// storing the component again would do when that is all it gained. False, changing
     /// nothing that matters, when the list is not found or has another length, or the
     /// references would change otherwise.
-    pub(in crate::official::progressive) fn append_child_id(
+    pub(in crate::official::legacy::progressive) fn append_child_id(
         &mut self,
         catalog: &Catalog,
         list_of: impl Fn(&mut Value) -> Option<&mut Value>,
@@ -206,7 +206,7 @@ impl Comp {
     /// After [`Comp::append_child_id`]: whether the added string is free for the catalog check,
     /// and where the list is when it is a list of children (its emitted form can take the id
     /// in place too).
-    pub(in crate::official::progressive) fn note_appended(
+    pub(in crate::official::legacy::progressive) fn note_appended(
         &mut self,
         free: bool,
         children_at: Option<Vec<Slot>>,
@@ -223,7 +223,7 @@ impl Comp {
     /// what storing the component again would do when that is all that changed. `Some(true)`
     /// when it grew, `Some(false)` when it was that text already, `None`, changing nothing,
     /// when the string is not found or the new text would change what the component refers to.
-    pub(in crate::official::progressive) fn grow_text(
+    pub(in crate::official::legacy::progressive) fn grow_text(
         &mut self,
         catalog: &Catalog,
         slot_of: impl Fn(&mut Value) -> Option<&mut Value>,
@@ -252,7 +252,7 @@ impl Comp {
 
     /// After [`Comp::grow_text`] grew it: whether the grown string is free for the catalog
     /// check.
-    pub(in crate::official::progressive) fn note_grown(&mut self, free: bool) {
+    pub(in crate::official::legacy::progressive) fn note_grown(&mut self, free: bool) {
         self.mark_stale();
         self.edited = true;
         self.free_edit = free;
@@ -348,7 +348,7 @@ impl Comp {
 
 /// A placeholder component, as made for the catalog check.
 #[derive(Debug)]
-pub(in crate::official::progressive) struct Placeholder {
+pub(in crate::official::legacy::progressive) struct Placeholder {
     /// Its id (`loading_` and the missing child's id).
     pub(super) id: String,
     /// The catalog accepts it.

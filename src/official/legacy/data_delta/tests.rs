@@ -1,6 +1,6 @@
 use super::*;
 use crate::MessageKind;
-use crate::official::partial_json::{CUTTABLE_KEYS, Step};
+use crate::official::legacy::partial_json::{CUTTABLE_KEYS, Step};
 use serde_json::json;
 
 fn feed(p: &mut PartialJson, s: &str) {

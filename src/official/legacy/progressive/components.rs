@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::ProgressiveParser;
 use super::surface::Surface;
 use crate::hash::QuickMap;
-use crate::official::partial_json::{Body, Frame};
+use crate::official::legacy::partial_json::{Body, Frame};
 
 /// A component as taken from the response.
 #[derive(Debug, Clone)]

@@ -154,7 +154,7 @@ pub(super) fn data_update_over<'a>(
 mod tests {
     use super::*;
     use crate::official::json_trees::json_trees;
-    use crate::official::progressive::entries::wrap_entries;
+    use crate::official::legacy::progressive::entries::wrap_entries;
     use crate::official::validator::wrap_components;
     use proptest::prelude::*;
     use serde_json::json;

@@ -10,8 +10,8 @@ use super::ROOM;
 use super::comp::Placeholder;
 use crate::hash::{QuickMap, QuickState};
 use crate::official::catalog::Version;
-use crate::official::progressive::catalogs::Catalogs;
-use crate::official::progressive::component::placeholder;
+use crate::official::legacy::progressive::catalogs::Catalogs;
+use crate::official::legacy::progressive::component::placeholder;
 use crate::official::validator::CheckFrame;
 
 /// What the catalog said of a surface's components and placeholders.

@@ -9,10 +9,10 @@ use super::form::{Form, compact_json};
 use super::heal::heal_data_string;
 use super::seen::Seen;
 use crate::MessageKind;
-use crate::official::data_delta::{
+use crate::official::legacy::data_delta::{
     EntryFields, SCALAR_FIELDS, entry_fields, has_value, prune_entry_owned,
 };
-use crate::official::partial_json::{Body, Frame, PartialJson};
+use crate::official::legacy::partial_json::{Body, Frame, PartialJson};
 
 /// The finished entries of the `contents` list of a v0.8 data-model update being written (official
 /// mode, which sends all of them on every step), each pruned, written as text and checked

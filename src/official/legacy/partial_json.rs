@@ -17,6 +17,8 @@
 
 use serde_json::{Map, Value};
 
+pub(crate) use crate::official::validator::Slot;
+
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -926,13 +928,6 @@ fn decode_cut(body: &str) -> Option<Cow<'_, str>> {
         }
         _ => decode_body(body, false),
     }
-}
-
-/// One step into a JSON value: to the member under a key, or to the last item of a list.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Slot {
-    Key(String),
-    Last,
 }
 
 /// The value reached from `root` by `path`, if there is one.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{Comp, Surface};
 use crate::hash::{QuickMap, QuickSet};
-use crate::official::progressive::error::{Error, ErrorKind, self_reference};
+use crate::official::legacy::progressive::error::{Error, ErrorKind, self_reference};
 use crate::official::validator::MAX_GLOBAL_DEPTH;
 
 impl Surface {
@@ -15,7 +15,7 @@ impl Surface {
     /// (in order, each once): those that became reachable or changed while reachable, or, when
     /// the set is worked out again from `root`, all that are reachable. Fails, the set left as
     /// it was, on a cycle or a chain too deep.
-    pub(in crate::official::progressive) fn update_reach(
+    pub(in crate::official::legacy::progressive) fn update_reach(
         &mut self,
         root: &str,
         candidates: &mut Vec<String>,
