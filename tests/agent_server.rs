@@ -2,7 +2,8 @@
 //! run streams its card, and a request with `Last-Event-ID` gets exactly the rest (by re-POST
 //! and by `GET /agent/runs/{thread}/{run}`).
 
-use a2ui_stream::agui::{Event, SseReader, verify};
+use a2ui_stream::agui::events::Event;
+use a2ui_stream::agui::{SseReader, verify};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};

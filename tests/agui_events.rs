@@ -2,7 +2,7 @@
 //! serde types unchanged, and absent optional fields stay absent.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::{ChatMessage, Event, RunAgentInput};
+use a2ui_stream::agui::events::{ChatMessage, Event, RunAgentInput};
 use serde_json::{Value, json};
 
 fn catalogue() -> Vec<Value> {

@@ -1,9 +1,8 @@
 //! Golden AG-UI sequences for the scenarios the transport was designed around.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::{
-    AgentOutput, Event, EventType, PatchOp, RunBuilder, RunBuilderError, verify,
-};
+use a2ui_stream::agui::events::{Event, EventType, PatchOp};
+use a2ui_stream::agui::{AgentOutput, RunBuilder, RunBuilderError, verify};
 use serde_json::{Value, json};
 
 fn wire(events: &[Event]) -> Vec<Value> {
@@ -533,7 +532,7 @@ fn misuse_is_refused() {
 /// The request body is echoed in RUN_STARTED.input only when asked for.
 #[test]
 fn run_from_input() {
-    let input: a2ui_stream::agui::RunAgentInput = serde_json::from_value(json!({
+    let input: a2ui_stream::agui::events::RunAgentInput = serde_json::from_value(json!({
         "threadId": "th", "runId": "ru", "parentRunId": "p",
         "messages": [{"id": "u1", "role": "user", "content": "Find ramen"}],
         "tools": [{"name": "search", "description": "Search places"}]

@@ -2,10 +2,8 @@
 //! encoding survives any split of the byte stream.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::{
-    AgentOutput, ChatMessage, Event, EventType, PatchOp, RunBuilder, SseEncoder, SseReader, sse,
-    verify,
-};
+use a2ui_stream::agui::events::{ChatMessage, Event, EventType, PatchOp};
+use a2ui_stream::agui::{AgentOutput, RunBuilder, SseEncoder, SseReader, sse, verify};
 use proptest::prelude::*;
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -5,7 +5,8 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::Splitter;
-use a2ui_stream::agui::{A2UI_ACTIVITY_TYPE, Event, PatchOp, RunBuilder, SseReader, sse, verify};
+use a2ui_stream::agui::events::{Event, PatchOp};
+use a2ui_stream::agui::{A2UI_ACTIVITY_TYPE, RunBuilder, SseReader, sse, verify};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

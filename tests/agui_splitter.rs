@@ -3,7 +3,8 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::Splitter;
-use a2ui_stream::agui::{Event, EventType, RunBuilder, verify};
+use a2ui_stream::agui::events::{Event, EventType};
+use a2ui_stream::agui::{RunBuilder, verify};
 use serde_json::{Value, json};
 
 const STREAM: &str = concat!(

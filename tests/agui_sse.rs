@@ -1,10 +1,9 @@
 //! SSE encoding, keep-alive timing and reading.
 #![cfg(feature = "agui")]
 
+use a2ui_stream::agui::events::{Event, EventType, RunStarted, StepStarted, TextMessageContent};
 use a2ui_stream::agui::sse::{self, HEADERS, KEEP_ALIVE, SseReadErrorKind};
-use a2ui_stream::agui::{
-    Event, EventType, RunStarted, SseEncoder, SseReader, StepStarted, TextMessageContent,
-};
+use a2ui_stream::agui::{SseEncoder, SseReader};
 use std::time::{Duration, Instant};
 
 #[test]

@@ -1,7 +1,8 @@
 //! One test per verifier rule: a sequence that breaks it, and the exact error.
 #![cfg(feature = "agui")]
 
-use a2ui_stream::agui::verify::Span;
+use a2ui_stream::agui::Span;
+use a2ui_stream::agui::events::*;
 use a2ui_stream::agui::*;
 
 /// An event built from the defaults of its fields and the fields given (wire structs are

@@ -16,7 +16,8 @@ mod checks;
 mod v1_0;
 
 use a2ui_stream::Version;
-use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, Event, PatchOp, SseReader};
+use a2ui_stream::agui::events::{Event, PatchOp};
+use a2ui_stream::agui::{self, A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, SseReader};
 use a2ui_stream::renderer::RendererState;
 use axum::body::Body;
 use axum::extract::State;

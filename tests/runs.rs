@@ -38,7 +38,7 @@ mod load;
 #[path = "runs/shutdown.rs"]
 mod shutdown;
 
-pub use a2ui_stream::agui::Event;
+pub use a2ui_stream::agui::events::Event;
 use serde_json::{Value, json};
 pub use support::runs::*;
 

@@ -18,13 +18,13 @@ mod redis;
 #[path = "store/sqlite.rs"]
 mod sqlite;
 
-use a2ui_stream::agui::store::{
-    MemoryRunLog, RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored, messages_of_run,
+use a2ui_stream::agui::RunBuilder;
+use a2ui_stream::agui::events::{
+    AssistantMessage, ChatMessage, Event, FunctionCall, RunError, RunFinished, RunStarted,
+    StepStarted, TextMessage, TextMessageStart, ToolCall, ToolMessage, UserContent, UserMessage,
 };
 use a2ui_stream::agui::{
-    AssistantMessage, ChatMessage, Event, FunctionCall, RunBuilder, RunError, RunFinished,
-    RunStarted, StepStarted, TextMessage, TextMessageStart, ToolCall, ToolMessage, UserContent,
-    UserMessage,
+    MemoryRunLog, RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored, messages_of_run,
 };
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -82,7 +82,7 @@ impl Backend {
             Storage::File(dir) => Some(Arc::new(SqliteRunLog::open(dir.file()).unwrap())),
             #[cfg(feature = "store-redis")]
             Storage::Redis(server) => Some(Arc::new(
-                a2ui_stream::agui::store::RedisRunLog::open(&server.url()).unwrap(),
+                a2ui_stream::agui::RedisRunLog::open(&server.url()).unwrap(),
             )),
         }
     }
@@ -114,7 +114,7 @@ fn backends() -> Vec<Backend> {
         if let Some(server) = support::redis::RedisServer::start_or_skip() {
             all.push(Backend {
                 name: "redis",
-                log: Arc::new(a2ui_stream::agui::store::RedisRunLog::open(&server.url()).unwrap()),
+                log: Arc::new(a2ui_stream::agui::RedisRunLog::open(&server.url()).unwrap()),
                 storage: Storage::Redis(server),
             });
         }
@@ -634,11 +634,11 @@ fn a_recorded_run_builder_sequence_gives_back_its_messages() {
 #[test]
 fn messages_of_run_keeps_roles_a_text_message_names() {
     let mut system = TextMessageStart::new("s1");
-    system.role = Some(a2ui_stream::agui::TextMessageRole::System);
+    system.role = Some(a2ui_stream::agui::events::TextMessageRole::System);
     let events = [
         Event::from(system),
-        a2ui_stream::agui::TextMessageContent::new("s1", "Be brief.").into(),
-        a2ui_stream::agui::TextMessageEnd::new("s1").into(),
+        a2ui_stream::agui::events::TextMessageContent::new("s1", "Be brief.").into(),
+        a2ui_stream::agui::events::TextMessageEnd::new("s1").into(),
     ];
     assert_eq!(
         messages_of_run(&events),

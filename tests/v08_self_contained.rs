@@ -2,7 +2,8 @@
 //! once shown is never replaced by a stand-in; what a renderer (the library's
 //! `renderer::RendererState`) ends with is the components as written.
 
-use a2ui_stream::agui::{A2uiActivities, Event, PatchOp, SelfContained};
+use a2ui_stream::agui::events::{Event, PatchOp};
+use a2ui_stream::agui::{A2uiActivities, SelfContained};
 use a2ui_stream::renderer::{Component, RendererState};
 use a2ui_stream::{Config, Event as SplitEvent, Splitter};
 use proptest::prelude::*;

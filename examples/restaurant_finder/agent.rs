@@ -10,7 +10,7 @@ use crate::official::Official;
 use crate::ui::{self, VERSIONS};
 use crate::{prompt, tools};
 use a2ui_stream::Version;
-use a2ui_stream::agui::{ChatMessage, RunAgentInput, UserContent};
+use a2ui_stream::agui::events::{ChatMessage, RunAgentInput, UserContent};
 use a2ui_stream::renderer::RendererState;
 use a2ui_stream_server::{
     Agent, AgentError, Arrival, Deadline, Deadlines, Retries, Run, RunWriter,

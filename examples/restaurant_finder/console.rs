@@ -4,7 +4,8 @@
 
 use crate::agent::{RETRY_EVENT, RestaurantAgent};
 use crate::view::{self, Screen};
-use a2ui_stream::agui::{A2UI_ERROR_EVENT, A2UI_OPERATIONS, Event, PatchOp, RunAgentInput};
+use a2ui_stream::agui::events::{Event, PatchOp, RunAgentInput};
+use a2ui_stream::agui::{A2UI_ERROR_EVENT, A2UI_OPERATIONS};
 use a2ui_stream::renderer::RendererState;
 use a2ui_stream_server::{Agent, CancellationToken, Deadlines, MODEL_RETRY_EVENT, Run, RunWriter};
 use serde_json::Value;

@@ -22,8 +22,8 @@ mod ui;
 mod view;
 
 use a2ui_stream::Version;
-use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-use a2ui_stream::agui::{ChatMessage, RunAgentInput, UserContent, UserMessage};
+use a2ui_stream::agui::events::{ChatMessage, RunAgentInput, UserContent, UserMessage};
+use a2ui_stream::agui::{MemoryRunLog, RunLog};
 use a2ui_stream_server::{AgentServer, Deadlines, Options, Retries, parse_seconds};
 use agent::{ModelConfig, RestaurantAgent};
 use clap::{Parser, Subcommand};
@@ -133,7 +133,7 @@ fn open_store(store: Option<&str>) -> Result<(Arc<dyn RunLog>, String), String> 
     };
     if store.starts_with("redis://") || store.starts_with("rediss://") {
         #[cfg(feature = "store-redis")]
-        return a2ui_stream::agui::store::RedisRunLog::open(store)
+        return a2ui_stream::agui::RedisRunLog::open(store)
             .map(|l| {
                 (
                     Arc::new(l) as Arc<dyn RunLog>,
@@ -148,7 +148,7 @@ fn open_store(store: Option<&str>) -> Result<(Arc<dyn RunLog>, String), String> 
     }
     #[cfg(feature = "store")]
     {
-        let log = a2ui_stream::agui::store::SqliteRunLog::open(store)
+        let log = a2ui_stream::agui::SqliteRunLog::open(store)
             .map_err(|e| format!("cannot open the run log {store}: {e}"))?;
         let ended = log
             .end_open_runs("the server stopped while this run was open")

@@ -1,7 +1,8 @@
 //! What an agent is to the server: one async method that answers a run by writing into it.
 
 use crate::{Deadlines, RunWriter};
-use a2ui_stream::agui::{ChatMessage, RunAgentInput, RunBuilderError};
+use a2ui_stream::agui::RunBuilderError;
+use a2ui_stream::agui::events::{ChatMessage, RunAgentInput};
 use std::fmt;
 use std::future::Future;
 use tokio_util::sync::CancellationToken;

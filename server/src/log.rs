@@ -1,8 +1,9 @@
 //! The run log, for async code: calls that may block run on the blocking pool, and followers
 //! of a run wake when this process appends to it.
 
-use a2ui_stream::agui::store::{RunLog, RunStatus, StoreError, Stored};
-use a2ui_stream::agui::{ChatMessage, Event, sse};
+use a2ui_stream::agui::events::{ChatMessage, Event};
+use a2ui_stream::agui::sse;
+use a2ui_stream::agui::{RunLog, RunStatus, StoreError, Stored};
 use axum::body::Bytes;
 use futures_util::Stream;
 use std::sync::Arc;
@@ -28,8 +29,8 @@ const PAGE: usize = 256;
 /// the blocking [`RunLog::wait_after`], so following a run holds no thread.
 ///
 /// ```
-/// use a2ui_stream::agui::store::MemoryRunLog;
-/// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
+/// use a2ui_stream::agui::MemoryRunLog;
+/// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
 /// use a2ui_stream_server::SharedLog;
 /// use futures::StreamExt;
 /// use std::sync::Arc;
@@ -44,7 +45,7 @@ const PAGE: usize = 256;
 /// let frames: Vec<_> = follower.collect().await;
 /// assert!(frames[0].starts_with(b"id: 1\ndata: {\"type\":\"RUN_STARTED\""));
 /// assert!(frames[1].starts_with(b"id: 2\ndata: {\"type\":\"RUN_FINISHED\""));
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// # }).unwrap();
 /// ```
 #[derive(Clone)]

@@ -1,7 +1,7 @@
 //! What a server is configured with.
 
 use crate::Deadlines;
-use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+use a2ui_stream::agui::{MemoryRunLog, RunLog};
 use axum::http::HeaderValue;
 use std::sync::Arc;
 use std::time::Duration;

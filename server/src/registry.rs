@@ -272,7 +272,7 @@ impl Registry {
 
 /// Now, in milliseconds since the Unix epoch (as [`RunLog::touched`] says it).
 ///
-/// [`RunLog::touched`]: a2ui_stream::agui::store::RunLog::touched
+/// [`RunLog::touched`]: a2ui_stream::agui::RunLog::touched
 fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -89,7 +89,7 @@ impl Retries {
     /// [`MODEL_RETRY_EVENT`] in `out`, and the pause.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunAgentInput};
+    /// use a2ui_stream::agui::events::{Event, RunAgentInput};
     /// use a2ui_stream_server::{Retries, RunWriter, MODEL_RETRY_EVENT};
     /// use std::time::Duration;
     ///

@@ -5,8 +5,9 @@
 use crate::log::SharedLog;
 use crate::registry::{Follower, Registry, Stop};
 use crate::{Agent, Caller, Deadline, Options, Run, RunWriter};
-use a2ui_stream::agui::store::{StoreError, Stored, messages_of_run, upsert_messages};
-use a2ui_stream::agui::{ClientCatalogs, Event, RunAgentInput, RunBuilder, sse};
+use a2ui_stream::agui::events::{Event, RunAgentInput};
+use a2ui_stream::agui::{ClientCatalogs, RunBuilder, sse};
+use a2ui_stream::agui::{StoreError, Stored, messages_of_run, upsert_messages};
 use axum::body::Bytes;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 /// How often a client following a run of another process says so in the run log
-/// ([`RunLog::touch`](a2ui_stream::agui::store::RunLog::touch)); a reconnect grace shorter than
+/// ([`RunLog::touch`](a2ui_stream::agui::RunLog::touch)); a reconnect grace shorter than
 /// this cannot see it.
 const TOUCH: Duration = Duration::from_secs(2);
 
@@ -33,7 +34,7 @@ pub(crate) struct Shared {
 /// serving them with another framework. Cheap to clone.
 ///
 /// ```
-/// use a2ui_stream::agui::RunAgentInput;
+/// use a2ui_stream::agui::events::RunAgentInput;
 /// use a2ui_stream_server::{Agent, AgentError, AgentServer, Answer, Options, Run, RunWriter};
 /// use futures::StreamExt;
 ///

@@ -1,6 +1,7 @@
 //! What an agent writes into a run.
 
-use a2ui_stream::agui::{ClientCatalogs, Event, RunAgentInput, RunBuilder, RunBuilderError};
+use a2ui_stream::agui::events::{Event, RunAgentInput};
+use a2ui_stream::agui::{ClientCatalogs, RunBuilder, RunBuilderError};
 use a2ui_stream::{Message, MessageKind, Splitter};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -18,7 +19,7 @@ use tokio::sync::mpsc;
 /// Outside a server, [`RunWriter::new`] gives a writer and the receiving end of its events:
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunAgentInput};
+/// use a2ui_stream::agui::events::{Event, RunAgentInput};
 /// use a2ui_stream_server::RunWriter;
 ///
 /// let (mut out, mut events) = RunWriter::new(&RunAgentInput::new("t", "r"));
@@ -160,7 +161,7 @@ impl RunWriter {
     /// One A2UI message given as JSON (a `createSurface` gets the client's catalog name).
     ///
     /// ```
-    /// use a2ui_stream::agui::RunAgentInput;
+    /// use a2ui_stream::agui::events::RunAgentInput;
     /// use a2ui_stream_server::RunWriter;
     /// use serde_json::json;
     ///
@@ -228,7 +229,7 @@ impl RunWriter {
     /// writes goes out when it returns.
     ///
     /// ```
-    /// use a2ui_stream::agui::RunAgentInput;
+    /// use a2ui_stream::agui::events::RunAgentInput;
     /// use a2ui_stream_server::RunWriter;
     ///
     /// let (mut out, mut events) = RunWriter::new(&RunAgentInput::new("t", "r"));

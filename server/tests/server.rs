@@ -39,7 +39,7 @@ mod limits;
 #[path = "server/resume.rs"]
 mod resume;
 
-use a2ui_stream::agui::Event;
+use a2ui_stream::agui::events::Event;
 use a2ui_stream_server::{AgentServer, Handle, Options};
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -9,7 +9,8 @@
 //! renderer checking each message on its own accepts it.
 //!
 //! ```
-//! use a2ui_stream::agui::{A2uiActivities, Event};
+//! use a2ui_stream::agui::A2uiActivities;
+//! use a2ui_stream::agui::events::Event;
 //! use serde_json::json;
 //!
 //! let mut surfaces = A2uiActivities::new("run-1");
@@ -35,7 +36,8 @@ use std::collections::HashMap;
 /// The `activityType` of an A2UI surface activity.
 ///
 /// ```
-/// use a2ui_stream::agui::{A2uiActivities, Event, A2UI_ACTIVITY_TYPE};
+/// use a2ui_stream::agui::{A2uiActivities, A2UI_ACTIVITY_TYPE};
+/// use a2ui_stream::agui::events::Event;
 /// use serde_json::json;
 ///
 /// let mut surfaces = A2uiActivities::new("run-1");
@@ -49,7 +51,8 @@ pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 /// The content key holding a surface's A2UI messages, in order.
 ///
 /// ```
-/// use a2ui_stream::agui::{A2uiActivities, Event, PatchOp, A2UI_OPERATIONS};
+/// use a2ui_stream::agui::{A2uiActivities, A2UI_OPERATIONS};
+/// use a2ui_stream::agui::events::{Event, PatchOp};
 /// use serde_json::json;
 ///
 /// let mut surfaces = A2uiActivities::new("run-1");
@@ -73,7 +76,8 @@ pub const A2UI_OPERATIONS: &str = "a2ui_operations";
 /// with a fresh snapshot and a new id (`"…-2"`, `"…-3"`, …).
 ///
 /// ```
-/// use a2ui_stream::agui::{A2uiActivities, Event};
+/// use a2ui_stream::agui::A2uiActivities;
+/// use a2ui_stream::agui::events::Event;
 /// use serde_json::json;
 ///
 /// let begin = json!({"beginRendering": {"surfaceId": "main", "root": "r"}});
@@ -160,7 +164,8 @@ impl A2uiActivities {
     /// A value whose top level has a `deleteSurface` key closes the surface.
     ///
     /// ```
-    /// use a2ui_stream::agui::{A2uiActivities, EventType};
+    /// use a2ui_stream::agui::A2uiActivities;
+    /// use a2ui_stream::agui::events::EventType;
     /// use serde_json::json;
     ///
     /// let mut surfaces = A2uiActivities::new("run-1");

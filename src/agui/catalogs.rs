@@ -27,7 +27,8 @@ const ALIASES: &[&[&str]] = &[&[
 ///   entry ("A2UI catalog capabilities: ...") that lists the ids it renders, one URL per line.
 ///
 /// ```
-/// use a2ui_stream::agui::{ClientCatalogs, RunAgentInput};
+/// use a2ui_stream::agui::ClientCatalogs;
+/// use a2ui_stream::agui::events::RunAgentInput;
 /// use serde_json::json;
 ///
 /// let input: RunAgentInput = serde_json::from_value(json!({
@@ -57,7 +58,8 @@ impl ClientCatalogs {
     /// The ids named in `input` (see [`ClientCatalogs`] for where they are looked for).
     ///
     /// ```
-    /// use a2ui_stream::agui::{ClientCatalogs, Context, RunAgentInput};
+    /// use a2ui_stream::agui::ClientCatalogs;
+    /// use a2ui_stream::agui::events::{Context, RunAgentInput};
     ///
     /// let mut input = RunAgentInput::default();
     /// input.context.push(Context::new(

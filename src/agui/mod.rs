@@ -1,17 +1,20 @@
 //! AG-UI transport: compliant event streams for A2UI agents (feature `agui`).
 //!
-//! - [`events`]: every AG-UI 1.0 event, [`RunAgentInput`], messages and tools, as serde types.
-//! - [`sse`]: `text/event-stream` encoding with keep-alive, and a reader for the other side.
-//! - [`run`]: [`RunBuilder`], which turns what an agent produces into a sequence the AG-UI client
-//!   accepts, whatever order the agent produces it in.
-//! - [`a2ui`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends), v0.8
-//!   updates completed by [`SelfContained`] so that each defines every id it references.
+//! - [`events`]: every AG-UI 1.0 event, [`RunAgentInput`](events::RunAgentInput), messages
+//!   and tools, as serde types.
+//! - [`RunBuilder`]: turns what an agent produces into a sequence the AG-UI client accepts,
+//!   whatever order the agent produces it in.
+//! - [`verify()`] and [`Verifier`]: check any event sequence against the client's rules and
+//!   name the first violation.
+//! - [`SseEncoder`] and [`SseReader`]: `text/event-stream` encoding with keep-alive, and a reader
+//!   for the other side; [`sse`] has the wire-level functions and constants.
+//! - [`A2uiActivities`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends),
+//!   v0.8 updates completed by [`SelfContained`] so that each defines every id it references.
 //! - [`ClientCatalogs`]: names a surface's catalog by the id the client renders it under.
-//! - [`verify`](mod@verify): checks any event sequence against the client's rules and names the first violation.
-//! - [`store`]: a run log that keeps every event of a run under a sequence number, so a client
+//! - [`RunLog`]: a run log that keeps every event of a run under a sequence number, so a client
 //!   resumes after a reconnect (`Last-Event-ID`) or replays a finished run, and keeps each
-//!   thread's conversation; in memory, in SQLite (feature `store`) or in Redis (feature
-//!   `store-redis`).
+//!   thread's conversation; in memory ([`MemoryRunLog`]), in SQLite (feature `store`) or in
+//!   Redis (feature `store-redis`).
 //!
 //! ```
 //! use a2ui_stream::agui::{verify, RunBuilder};
@@ -27,19 +30,26 @@
 //! assert!(verify(&events).is_ok());
 //! ```
 
-pub mod a2ui;
+mod a2ui;
 mod catalogs;
 mod closure;
 pub mod events;
-pub mod run;
+mod run;
 pub mod sse;
-pub mod store;
-pub mod verify;
+mod store;
+mod verify;
 
 pub use a2ui::{A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, A2uiActivities};
 pub use catalogs::ClientCatalogs;
 pub use closure::SelfContained;
-pub use events::*;
 pub use run::{A2UI_ERROR_EVENT, AgentOutput, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError};
-pub use sse::{SseEncoder, SseReadError, SseReadErrorKind, SseReader};
+pub use sse::{LastEventIdError, SseEncoder, SseReadError, SseReadErrorKind, SseReader};
+#[cfg(feature = "store-redis")]
+pub use store::RedisRunLog;
+#[cfg(feature = "store")]
+pub use store::SqliteRunLog;
+pub use store::{
+    MemoryRunLog, RunLog, RunRecorder, RunStatus, SERVER_RESTARTED, StoreError, Stored,
+    messages_of_run, upsert_messages,
+};
 pub use verify::{Rule, Span, Verifier, Violation, verify};

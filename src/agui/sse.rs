@@ -7,7 +7,8 @@
 //! runtime.
 //!
 //! ```
-//! use a2ui_stream::agui::{Event, RunStarted, SseEncoder, SseReader};
+//! use a2ui_stream::agui::{SseEncoder, SseReader};
+//! use a2ui_stream::agui::events::{Event, RunStarted};
 //! use std::time::{Duration, Instant};
 //!
 //! let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(15));
@@ -75,7 +76,8 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// Writes one event as an SSE frame, `data: <json>\n\n` (see [`frame`] for one with an id).
 ///
 /// ```
-/// use a2ui_stream::agui::{sse, StepStarted};
+/// use a2ui_stream::agui::sse;
+/// use a2ui_stream::agui::events::StepStarted;
 /// assert_eq!(sse::encode(&StepStarted::new("plan").into()).unwrap(),
 ///            "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n");
 /// ```
@@ -185,7 +187,8 @@ impl std::error::Error for LastEventIdError {}
 /// it returns the ping frame only if nothing was written for a whole interval.
 ///
 /// ```
-/// use a2ui_stream::agui::{SseEncoder, StepStarted};
+/// use a2ui_stream::agui::SseEncoder;
+/// use a2ui_stream::agui::events::StepStarted;
 /// use std::time::{Duration, Instant};
 ///
 /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(10));
@@ -261,7 +264,8 @@ impl SseEncoder {
     /// the last write.
     ///
     /// ```
-    /// use a2ui_stream::agui::{SseEncoder, TextMessageContent};
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use a2ui_stream::agui::events::TextMessageContent;
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
@@ -285,7 +289,8 @@ impl SseEncoder {
     /// when the timer starts from the response headers instead).
     ///
     /// ```
-    /// use a2ui_stream::agui::{SseEncoder, StepStarted};
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use a2ui_stream::agui::events::StepStarted;
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
@@ -317,7 +322,8 @@ impl SseEncoder {
     /// ping as a write; otherwise `None`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{SseEncoder, StepStarted};
+    /// use a2ui_stream::agui::SseEncoder;
+    /// use a2ui_stream::agui::events::StepStarted;
     /// use std::time::{Duration, Instant};
     /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
     /// let t0 = Instant::now();
@@ -364,7 +370,7 @@ pub struct SseReadError {
 /// What went wrong while reading an SSE body.
 ///
 /// ```
-/// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+/// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
 /// let got = SseReader::new().feed(b"data: \xFF\n\ndata: 42\n\n");
 /// assert_eq!(got[0].as_ref().unwrap_err().kind(), &SseReadErrorKind::InvalidUtf8);
 /// assert!(matches!(got[1].as_ref().unwrap_err().kind(), SseReadErrorKind::InvalidEvent(_)));
@@ -402,7 +408,7 @@ impl SseReadError {
     /// What went wrong.
     ///
     /// ```
-    /// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+    /// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
     /// let got = SseReader::new().feed(b"data: {\"type\":\"STEP_STARTED\"}\n\n");
     /// match got[0].as_ref().unwrap_err().kind() {
     ///     SseReadErrorKind::InvalidEvent(why) => assert!(why.contains("stepName"), "{why}"),
@@ -448,7 +454,8 @@ impl std::error::Error for SseReadError {}
 /// and chunks split anywhere. Each byte is scanned once.
 ///
 /// ```
-/// use a2ui_stream::agui::{EventType, SseReader};
+/// use a2ui_stream::agui::SseReader;
+/// use a2ui_stream::agui::events::EventType;
 /// let mut r = SseReader::new();
 /// let mut got = Vec::new();
 /// for chunk in [": hi\r\nda", "ta: {\"type\":\"STEP_STARTED\",\r\n", "data: \"stepName\":\"a\"}\r", "\n\r\n"] {
@@ -499,7 +506,8 @@ impl SseReader {
     /// A reader with a 16 MiB limit per frame.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, SseReader, StepStarted};
+    /// use a2ui_stream::agui::SseReader;
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     /// let mut reader = SseReader::new();
     /// assert!(reader.feed(b"data: {\"type\":\"STEP_STA").is_empty()); // frame not complete yet
     /// let got = reader.feed(b"RTED\",\"stepName\":\"plan\"}\n\n");
@@ -512,7 +520,7 @@ impl SseReader {
     /// A reader that rejects lines and frames longer than `max` bytes.
     ///
     /// ```
-    /// use a2ui_stream::agui::{sse::SseReadErrorKind, SseReader};
+    /// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
     /// let mut reader = SseReader::with_max_frame_bytes(64);
     /// let big = format!("data: \"{}\"\n\n", "x".repeat(100));
     /// let small = "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n";
@@ -539,7 +547,8 @@ impl SseReader {
     /// Reads a chunk; returns every event it completed, in order.
     ///
     /// ```
-    /// use a2ui_stream::agui::{EventType, SseReader};
+    /// use a2ui_stream::agui::SseReader;
+    /// use a2ui_stream::agui::events::EventType;
     /// let body = b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\ndata: {\"type\":\"STEP_FINISHED\",\"stepName\":\"a\"}\n\n";
     /// let (head, tail) = body.split_at(20);
     /// let mut reader = SseReader::new();

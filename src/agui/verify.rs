@@ -19,7 +19,8 @@
 //! - the stream does not end while a run is active ([`Verifier::finish`]).
 //!
 //! ```
-//! use a2ui_stream::agui::{verify, Event, TextMessageContent, RunStarted};
+//! use a2ui_stream::agui::verify;
+//! use a2ui_stream::agui::events::{Event, TextMessageContent, RunStarted};
 //! let events: Vec<Event> = vec![RunStarted::new("t", "r").into(), TextMessageContent::new("m", "hi").into()];
 //! let err = verify(&events).unwrap_err();
 //! assert_eq!(err.to_string(), "event 1 (TEXT_MESSAGE_CONTENT): no active text message 'm'");
@@ -32,7 +33,8 @@ use std::fmt;
 /// Something with a start and an end, tracked by id.
 ///
 /// ```
-/// use a2ui_stream::agui::{verify, verify::Span, Event, Rule, RunStarted, StepFinished};
+/// use a2ui_stream::agui::{verify, Span, Rule};
+/// use a2ui_stream::agui::events::{Event, RunStarted, StepFinished};
 /// let events: Vec<Event> = vec![RunStarted::new("t", "r").into(), StepFinished::new("plan").into()];
 /// let rule = verify(&events).unwrap_err().rule;
 /// assert_eq!(rule, Rule::NotActive { span: Span::Step, id: "plan".into() });
@@ -67,7 +69,8 @@ impl fmt::Display for Span {
 /// The rule a [`Violation`] broke.
 ///
 /// ```
-/// use a2ui_stream::agui::{verify, Event, Rule, RunStarted, ToolCallArgs, ToolCallEnd, ToolCallStart};
+/// use a2ui_stream::agui::{verify, Rule};
+/// use a2ui_stream::agui::events::{Event, RunStarted, ToolCallArgs, ToolCallEnd, ToolCallStart};
 /// let events: Vec<Event> = vec![
 ///     RunStarted::new("t", "r").into(),
 ///     ToolCallStart::new("c1", "search").into(),
@@ -164,7 +167,8 @@ impl fmt::Display for Rule {
 /// The first rule a sequence broke: where, which event, and what rule.
 ///
 /// ```
-/// use a2ui_stream::agui::{verify, Event, EventType, Rule, RunStarted, StepStarted};
+/// use a2ui_stream::agui::{verify, Rule};
+/// use a2ui_stream::agui::events::{Event, EventType, RunStarted, StepStarted};
 /// let events: Vec<Event> = vec![StepStarted::new("plan").into(), RunStarted::new("t", "r").into()];
 /// let v = verify(&events).unwrap_err();
 /// assert_eq!(v.index, 0);
@@ -201,7 +205,8 @@ impl std::error::Error for Violation {}
 /// Checks a whole sequence, including that it ends with the run closed.
 ///
 /// ```
-/// use a2ui_stream::agui::{verify, Event, RunFinished, RunStarted, TextMessageChunk};
+/// use a2ui_stream::agui::verify;
+/// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted, TextMessageChunk};
 /// // A chunk-only stream: read as one message, closed before RUN_FINISHED.
 /// let chunk = |d: &str| {
 ///     let mut chunk = TextMessageChunk::default();
@@ -242,7 +247,8 @@ enum Action<'a> {
 /// Incremental verifier: [`push`](Verifier::push) each event as it is sent or received.
 ///
 /// ```
-/// use a2ui_stream::agui::{verify::Span, Rule, RunFinished, RunStarted, TextMessageStart, Verifier};
+/// use a2ui_stream::agui::{Span, Rule, Verifier};
+/// use a2ui_stream::agui::events::{RunFinished, RunStarted, TextMessageStart};
 /// let mut v = Verifier::new();
 /// v.push(&RunStarted::new("t", "r").into()).unwrap();
 /// v.push(&TextMessageStart::new("m").into()).unwrap();
@@ -267,7 +273,8 @@ impl Verifier {
     /// A verifier at the start of a stream.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Rule, TextMessageContent, Verifier};
+    /// use a2ui_stream::agui::{Rule, Verifier};
+    /// use a2ui_stream::agui::events::TextMessageContent;
     /// assert!(Verifier::new().finish().is_ok()); // an empty stream may end
     /// let mut v = Verifier::new();
     /// let err = v.push(&TextMessageContent::new("m", "hi").into()).unwrap_err();
@@ -280,7 +287,8 @@ impl Verifier {
     /// Checks the next event.
     ///
     /// ```
-    /// use a2ui_stream::agui::{verify::Span, Rule, RunStarted, StepStarted, Verifier};
+    /// use a2ui_stream::agui::{Span, Rule, Verifier};
+    /// use a2ui_stream::agui::events::{RunStarted, StepStarted};
     /// let mut v = Verifier::new();
     /// v.push(&RunStarted::new("t", "r").into())?;
     /// v.push(&StepStarted::new("plan").into())?;
@@ -302,7 +310,8 @@ impl Verifier {
     /// Checks that the stream may end here: no run is left active.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Rule, RunFinished, RunStarted, Verifier};
+    /// use a2ui_stream::agui::{Rule, Verifier};
+    /// use a2ui_stream::agui::events::{RunFinished, RunStarted};
     /// let mut v = Verifier::new();
     /// v.push(&RunStarted::new("t", "r").into()).unwrap();
     /// let err = v.finish().unwrap_err();

@@ -1,8 +1,8 @@
 //! What only the memory backend has: its bounds on runs and on threads' conversations.
 
 use super::{steps, user};
-use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-use a2ui_stream::agui::{ChatMessage, Event, RunFinished};
+use a2ui_stream::agui::events::{ChatMessage, Event, RunFinished};
+use a2ui_stream::agui::{MemoryRunLog, RunLog};
 
 /// The bytes a thread counts for: the JSON length of its stored messages.
 fn thread_bytes(log: &MemoryRunLog, thread_id: &str) -> usize {

@@ -3,10 +3,10 @@
 //! claim and first batch, on every backend.
 
 use super::{backends, conflict, seqs};
-use a2ui_stream::agui::store::{RunLog, RunRecorder, RunStatus, SqliteRunLog};
-use a2ui_stream::agui::{
+use a2ui_stream::agui::events::{
     Custom, Event, RunFinished, StepStarted, TextMessageContent, TextMessageStart,
 };
+use a2ui_stream::agui::{RunLog, RunRecorder, RunStatus, SqliteRunLog};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use std::sync::Arc;

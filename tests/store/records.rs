@@ -2,8 +2,9 @@
 //! on it).
 
 use super::{conflict, ended, seqs, steps};
-use a2ui_stream::agui::store::{RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored};
-use a2ui_stream::agui::{ChatMessage, Event, RunBuilder};
+use a2ui_stream::agui::RunBuilder;
+use a2ui_stream::agui::events::{ChatMessage, Event};
+use a2ui_stream::agui::{RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 
 use super::{seqs, steps};
 use crate::support::redis::RedisServer;
-use a2ui_stream::agui::store::{RedisRunLog, RunLog, StoreError};
+use a2ui_stream::agui::{RedisRunLog, RunLog, StoreError};
 
 #[test]
 fn reads_survive_a_redis_restart_and_a_write_fails_once() {

@@ -1,8 +1,8 @@
 //! What only the SQLite backend has: a file that is reopened, and `end_open_runs`.
 
 use super::{TempDir, assistant, ended, seqs, steps, user};
-use a2ui_stream::agui::store::{RunLog, RunStatus, SERVER_RESTARTED, SqliteRunLog, StoreError};
-use a2ui_stream::agui::{Event, RunFinished};
+use a2ui_stream::agui::events::{Event, RunFinished};
+use a2ui_stream::agui::{RunLog, RunStatus, SERVER_RESTARTED, SqliteRunLog, StoreError};
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;

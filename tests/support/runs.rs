@@ -1,7 +1,8 @@
 //! A client of an AG-UI server's runs: requests, SSE frames with their ids, and checks on a
 //! whole run. Shared by the demo's process tests and the server crate's tests.
 
-use a2ui_stream::agui::{Event, SseReader, verify};
+use a2ui_stream::agui::events::Event;
+use a2ui_stream::agui::{SseReader, verify};
 use futures::StreamExt;
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 use super::agents::Streamer;
 use super::*;
-use a2ui_stream::agui::store::RunLog;
+use a2ui_stream::agui::RunLog;
 use std::sync::Arc;
 
 /// Drops the client after `n` events, reconnects (re-POST when `n` is even, `GET
@@ -79,7 +79,7 @@ async fn every_cut_resumes(log: Arc<dyn RunLog>, name: &str) {
 
 #[tokio::test]
 async fn every_cut_resumes_from_memory() {
-    let log = Arc::new(a2ui_stream::agui::store::MemoryRunLog::new());
+    let log = Arc::new(a2ui_stream::agui::MemoryRunLog::new());
     every_cut_resumes(log, "memory").await;
 }
 
@@ -87,7 +87,7 @@ async fn every_cut_resumes_from_memory() {
 async fn every_cut_resumes_from_sqlite() {
     let file = std::env::temp_dir().join(format!("a2ui-server-{}.db", std::process::id()));
     let _ = std::fs::remove_file(&file);
-    let log = Arc::new(a2ui_stream::agui::store::SqliteRunLog::open(&file).unwrap());
+    let log = Arc::new(a2ui_stream::agui::SqliteRunLog::open(&file).unwrap());
     every_cut_resumes(log, "SQLite").await;
     let _ = std::fs::remove_file(&file);
 }
@@ -97,7 +97,7 @@ async fn every_cut_resumes_from_redis() {
     let Some(redis) = crate::redis::RedisServer::start_or_skip() else {
         return;
     };
-    let log = Arc::new(a2ui_stream::agui::store::RedisRunLog::open(&redis.url()).unwrap());
+    let log = Arc::new(a2ui_stream::agui::RedisRunLog::open(&redis.url()).unwrap());
     every_cut_resumes(log, "Redis").await;
 }
 
@@ -253,7 +253,7 @@ async fn a_client_following_from_another_process_keeps_the_run() {
         return;
     };
     let open = || -> Arc<dyn RunLog> {
-        Arc::new(a2ui_stream::agui::store::RedisRunLog::open(&redis.url()).unwrap())
+        Arc::new(a2ui_stream::agui::RedisRunLog::open(&redis.url()).unwrap())
     };
     let options = |log| Options {
         log,

@@ -8,7 +8,7 @@ use serde_with::skip_serializing_none;
 /// `ACTIVITY_SNAPSHOT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{ActivitySnapshot, Event};
+/// use a2ui_stream::agui::events::{ActivitySnapshot, Event};
 /// use serde_json::json;
 ///
 /// let mut content = serde_json::Map::new();
@@ -44,7 +44,7 @@ impl ActivitySnapshot {
     /// The content of activity message `message_id`, of kind `activity_type`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ActivitySnapshot, Event};
+    /// use a2ui_stream::agui::events::{ActivitySnapshot, Event};
     /// use serde_json::json;
     ///
     /// let mut snap = ActivitySnapshot::new("a1", "search", serde_json::Map::new());
@@ -73,7 +73,7 @@ impl ActivitySnapshot {
 /// `ACTIVITY_DELTA` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{ActivityDelta, Event, PatchOp};
+/// use a2ui_stream::agui::events::{ActivityDelta, Event, PatchOp};
 /// use serde_json::json;
 ///
 /// let delta = ActivityDelta::new(
@@ -109,7 +109,7 @@ impl ActivityDelta {
     /// Changes the content of activity message `message_id`, of kind `activity_type`, by `patch`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ActivityDelta, Event, PatchOp};
+    /// use a2ui_stream::agui::events::{ActivityDelta, Event, PatchOp};
     /// use serde_json::json;
     ///
     /// let delta = ActivityDelta::new("a1", "search", vec![PatchOp::Remove { path: "/draft".into() }]);

@@ -8,7 +8,7 @@ use serde_with::skip_serializing_none;
 /// Any message in a conversation, tagged by `role`.
 ///
 /// ```
-/// use a2ui_stream::agui::ChatMessage;
+/// use a2ui_stream::agui::events::ChatMessage;
 /// let m: ChatMessage = serde_json::from_str(r#"{"id":"1","role":"user","content":"hi"}"#).unwrap();
 /// assert!(matches!(m, ChatMessage::User(_)));
 /// ```
@@ -35,7 +35,7 @@ impl ChatMessage {
     /// The message's id, whatever its role.
     ///
     /// ```
-    /// use a2ui_stream::agui::ChatMessage;
+    /// use a2ui_stream::agui::events::ChatMessage;
     /// let m: ChatMessage = serde_json::from_str(r#"{"id":"t1","role":"tool","toolCallId":"c","content":"[]"}"#).unwrap();
     /// assert_eq!(m.id(), "t1");
     /// ```
@@ -54,7 +54,7 @@ impl ChatMessage {
 /// A developer or system message.
 ///
 /// ```
-/// use a2ui_stream::agui::{ChatMessage, TextMessage};
+/// use a2ui_stream::agui::events::{ChatMessage, TextMessage};
 /// use serde_json::json;
 ///
 /// let system = TextMessage::new("s1", "Be brief.");
@@ -86,7 +86,7 @@ impl TextMessage {
     /// Developer or system message `id` with instructions `content`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ChatMessage, TextMessage};
+    /// use a2ui_stream::agui::events::{ChatMessage, TextMessage};
     /// use serde_json::json;
     ///
     /// let mut developer = TextMessage::new("d1", "Answer in French.");
@@ -108,7 +108,7 @@ impl TextMessage {
 /// A message from the agent.
 ///
 /// ```
-/// use a2ui_stream::agui::{AssistantMessage, ChatMessage, FunctionCall, ToolCall};
+/// use a2ui_stream::agui::events::{AssistantMessage, ChatMessage, FunctionCall, ToolCall};
 /// use serde_json::json;
 ///
 /// // A turn that only calls a tool has no `content` at all.
@@ -146,7 +146,7 @@ impl AssistantMessage {
     /// Assistant message `id`, with no content and no tool calls yet.
     ///
     /// ```
-    /// use a2ui_stream::agui::{AssistantMessage, ChatMessage};
+    /// use a2ui_stream::agui::events::{AssistantMessage, ChatMessage};
     /// use serde_json::json;
     ///
     /// let mut msg = AssistantMessage::new("m1");
@@ -168,7 +168,7 @@ impl AssistantMessage {
 /// A message from the person using the application.
 ///
 /// ```
-/// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+/// use a2ui_stream::agui::events::{ChatMessage, UserContent, UserMessage};
 /// use serde_json::json;
 ///
 /// let mut msg = UserMessage::new("u1", UserContent::Text("Find food".into()));
@@ -201,7 +201,7 @@ impl UserMessage {
     /// User message `id` saying `content`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ChatMessage, InputContent, UserContent, UserMessage};
+    /// use a2ui_stream::agui::events::{ChatMessage, InputContent, UserContent, UserMessage};
     /// use serde_json::json;
     ///
     /// let parts = vec![InputContent::Text { text: "Find food".into() }];
@@ -227,7 +227,7 @@ impl UserMessage {
 /// The content of a user message.
 ///
 /// ```
-/// use a2ui_stream::agui::{InputContent, UserContent};
+/// use a2ui_stream::agui::events::{InputContent, UserContent};
 /// use serde_json::json;
 ///
 /// let text: UserContent = serde_json::from_value(json!("Find food")).unwrap();
@@ -249,7 +249,7 @@ impl UserContent {
     /// there are none).
     ///
     /// ```
-    /// use a2ui_stream::agui::{InputContent, UserContent};
+    /// use a2ui_stream::agui::events::{InputContent, UserContent};
     ///
     /// assert_eq!(UserContent::Text("Hi".into()).text().as_deref(), Some("Hi"));
     /// let parts = UserContent::Parts(vec![InputContent::Text { text: "a".into() }, InputContent::Text { text: "b".into() }]);
@@ -276,7 +276,7 @@ impl UserContent {
 /// One part of a multimodal user message, tagged by `type`.
 ///
 /// ```
-/// use a2ui_stream::agui::{InputContent, InputContentSource, MediaContent};
+/// use a2ui_stream::agui::events::{InputContent, InputContentSource, MediaContent};
 /// use serde_json::json;
 ///
 /// let text = InputContent::Text { text: "What is this?".into() };
@@ -311,7 +311,7 @@ pub enum InputContent {
 /// An image, audio, video or document part.
 ///
 /// ```
-/// use a2ui_stream::agui::{InputContentSource, MediaContent};
+/// use a2ui_stream::agui::events::{InputContentSource, MediaContent};
 /// use serde_json::json;
 ///
 /// let mut pdf = MediaContent::new(InputContentSource::Data {
@@ -339,7 +339,7 @@ impl MediaContent {
     /// A media part whose bytes come from `source`, with no metadata.
     ///
     /// ```
-    /// use a2ui_stream::agui::{InputContentSource, MediaContent};
+    /// use a2ui_stream::agui::events::{InputContentSource, MediaContent};
     /// use serde_json::json;
     ///
     /// let audio = MediaContent::new(InputContentSource::Url {
@@ -363,7 +363,7 @@ impl MediaContent {
 /// Where a media part's bytes come from, tagged by `type`.
 ///
 /// ```
-/// use a2ui_stream::agui::InputContentSource;
+/// use a2ui_stream::agui::events::InputContentSource;
 /// use serde_json::json;
 ///
 /// let data = InputContentSource::Data { value: "aGk=".into(), mime_type: "text/plain".into() };
@@ -400,7 +400,7 @@ pub enum InputContentSource {
 /// What a tool returned, as a message.
 ///
 /// ```
-/// use a2ui_stream::agui::{ChatMessage, ToolMessage};
+/// use a2ui_stream::agui::events::{ChatMessage, ToolMessage};
 /// use serde_json::json;
 ///
 /// let msg = ToolMessage::new("t1", "call-1", "3 results");
@@ -434,7 +434,7 @@ impl ToolMessage {
     /// Tool message `id`: what call `tool_call_id` returned, `content`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ChatMessage, ToolMessage};
+    /// use a2ui_stream::agui::events::{ChatMessage, ToolMessage};
     /// use serde_json::json;
     ///
     /// let mut msg = ToolMessage::new("t1", "call-1", "");
@@ -461,7 +461,7 @@ impl ToolMessage {
 /// Structured progress materialised as a message.
 ///
 /// ```
-/// use a2ui_stream::agui::ChatMessage;
+/// use a2ui_stream::agui::events::ChatMessage;
 /// use serde_json::json;
 ///
 /// let msg: ChatMessage = serde_json::from_value(json!({
@@ -491,7 +491,7 @@ pub struct ActivityMessage {
 /// A span of reasoning materialised as a message.
 ///
 /// ```
-/// use a2ui_stream::agui::{ChatMessage, ReasoningMessage};
+/// use a2ui_stream::agui::events::{ChatMessage, ReasoningMessage};
 /// use serde_json::json;
 ///
 /// let msg = ReasoningMessage::new("r1", "Check the map first.");
@@ -521,7 +521,7 @@ impl ReasoningMessage {
     /// Reasoning message `id` with text `content`.
     ///
     /// ```
-    /// use a2ui_stream::agui::ReasoningMessage;
+    /// use a2ui_stream::agui::events::ReasoningMessage;
     ///
     /// let msg = ReasoningMessage::new("r1", "Check the map first.");
     /// assert_eq!(msg.content, "Check the map first.");
@@ -539,7 +539,7 @@ impl ReasoningMessage {
 /// The only kind of tool call the protocol models: `"function"`.
 ///
 /// ```
-/// use a2ui_stream::agui::ToolCallType;
+/// use a2ui_stream::agui::events::ToolCallType;
 ///
 /// assert_eq!(serde_json::to_string(&ToolCallType::Function).unwrap(), r#""function""#);
 /// assert!(serde_json::from_str::<ToolCallType>(r#""retrieval""#).is_err());
@@ -555,7 +555,7 @@ pub enum ToolCallType {
 /// A call an assistant message made.
 ///
 /// ```
-/// use a2ui_stream::agui::{ToolCall, ToolCallType};
+/// use a2ui_stream::agui::events::{ToolCall, ToolCallType};
 /// use serde_json::json;
 ///
 /// // The wire's `type` field is the `kind` field here.
@@ -589,7 +589,7 @@ impl ToolCall {
     /// Call `id` of a function: `function` names it and carries its arguments.
     ///
     /// ```
-    /// use a2ui_stream::agui::{FunctionCall, ToolCall, ToolCallType};
+    /// use a2ui_stream::agui::events::{FunctionCall, ToolCall, ToolCallType};
     /// use serde_json::json;
     ///
     /// let call = ToolCall::new("call-1", FunctionCall::new("search", "{}"));
@@ -611,7 +611,7 @@ impl ToolCall {
 /// The name and arguments of a tool call.
 ///
 /// ```
-/// use a2ui_stream::agui::FunctionCall;
+/// use a2ui_stream::agui::events::FunctionCall;
 /// use serde_json::json;
 ///
 /// // The arguments stay a string, exactly as written, not a nested object.
@@ -636,7 +636,7 @@ impl FunctionCall {
     /// A call of tool `name` with `arguments`, a JSON document kept as written.
     ///
     /// ```
-    /// use a2ui_stream::agui::FunctionCall;
+    /// use a2ui_stream::agui::events::FunctionCall;
     ///
     /// let call = FunctionCall::new("search", "{}");
     /// assert_eq!(call.name, "search");
@@ -653,7 +653,7 @@ impl FunctionCall {
 /// A tool the agent may call.
 ///
 /// ```
-/// use a2ui_stream::agui::Tool;
+/// use a2ui_stream::agui::events::Tool;
 /// use serde_json::json;
 ///
 /// let mut tool = Tool::new("search", "Find restaurants");
@@ -682,7 +682,7 @@ impl Tool {
     /// Tool `name`, described by `description`, with no parameter schema.
     ///
     /// ```
-    /// use a2ui_stream::agui::Tool;
+    /// use a2ui_stream::agui::events::Tool;
     /// use serde_json::json;
     ///
     /// let tool = Tool::new("now", "The current time");
@@ -704,7 +704,7 @@ impl Tool {
 /// A named piece of ambient information given to the agent for the run.
 ///
 /// ```
-/// use a2ui_stream::agui::Context;
+/// use a2ui_stream::agui::events::Context;
 /// use serde_json::json;
 ///
 /// let ctx: Context =
@@ -724,7 +724,7 @@ impl Context {
     /// Context `value`, described by `description`.
     ///
     /// ```
-    /// use a2ui_stream::agui::Context;
+    /// use a2ui_stream::agui::events::Context;
     /// use serde_json::json;
     ///
     /// let ctx = Context::new("The user's city", "Lisbon");
@@ -744,7 +744,7 @@ impl Context {
 /// An answer to one interrupt, sent on the run that continues from it.
 ///
 /// ```
-/// use a2ui_stream::agui::ResumeEntry;
+/// use a2ui_stream::agui::events::ResumeEntry;
 /// use serde_json::json;
 ///
 /// let mut entry = ResumeEntry::new("i1", "resolved");
@@ -773,7 +773,7 @@ impl ResumeEntry {
     /// Answers interrupt `interrupt_id` with `status`, and no payload.
     ///
     /// ```
-    /// use a2ui_stream::agui::ResumeEntry;
+    /// use a2ui_stream::agui::events::ResumeEntry;
     /// use serde_json::json;
     ///
     /// let entry = ResumeEntry::new("i1", "cancelled");
@@ -792,7 +792,7 @@ impl ResumeEntry {
 /// The request body that starts a run (the client POSTs it; `RUN_STARTED.input` echoes it).
 ///
 /// ```
-/// use a2ui_stream::agui::RunAgentInput;
+/// use a2ui_stream::agui::events::RunAgentInput;
 /// let input: RunAgentInput = serde_json::from_str(
 ///     r#"{"threadId":"t","runId":"r","messages":[{"id":"1","role":"user","content":"Find food"}]}"#,
 /// ).unwrap();
@@ -830,7 +830,7 @@ impl RunAgentInput {
     /// Run `run_id` of thread `thread_id`, with no messages, tools or context yet.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ChatMessage, RunAgentInput, UserContent, UserMessage};
+    /// use a2ui_stream::agui::events::{ChatMessage, RunAgentInput, UserContent, UserMessage};
     /// use serde_json::json;
     ///
     /// let mut input = RunAgentInput::new("t", "r");
@@ -854,7 +854,7 @@ impl RunAgentInput {
     /// agent answers.
     ///
     /// ```
-    /// use a2ui_stream::agui::RunAgentInput;
+    /// use a2ui_stream::agui::events::RunAgentInput;
     ///
     /// let input: RunAgentInput = serde_json::from_str(r#"{"threadId":"t","runId":"r","messages":[
     ///     {"role":"user","id":"u1","content":"Hi"},

@@ -9,7 +9,7 @@ use serde_with::skip_serializing_none;
 /// `RUN_STARTED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunAgentInput, RunStarted};
+/// use a2ui_stream::agui::events::{Event, RunAgentInput, RunStarted};
 /// use serde_json::json;
 ///
 /// let input = RunAgentInput::new("t", "r");
@@ -45,7 +45,7 @@ impl RunStarted {
     /// Opens run `run_id` of thread `thread_id`, declaring protocol version "1.0".
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunStarted};
+    /// use a2ui_stream::agui::events::{Event, RunStarted};
     /// let json = serde_json::to_string(&Event::from(RunStarted::new("t", "r"))).unwrap();
     /// assert_eq!(json, r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0"}"#);
     /// ```
@@ -62,7 +62,7 @@ impl RunStarted {
 /// Why a run ended, tagged by `type`.
 ///
 /// ```
-/// use a2ui_stream::agui::{Interrupt, RunOutcome};
+/// use a2ui_stream::agui::events::{Interrupt, RunOutcome};
 /// use serde_json::json;
 ///
 /// assert_eq!(serde_json::to_value(RunOutcome::Success).unwrap(), json!({"type": "success"}));
@@ -87,7 +87,7 @@ pub enum RunOutcome {
 /// Something a run needs from outside before it can continue.
 ///
 /// ```
-/// use a2ui_stream::agui::Interrupt;
+/// use a2ui_stream::agui::events::Interrupt;
 /// use serde_json::json;
 ///
 /// let mut interrupt = Interrupt::new("i1", "approval");
@@ -127,7 +127,7 @@ impl Interrupt {
     /// Interrupt `id`, raised because of `reason`.
     ///
     /// ```
-    /// use a2ui_stream::agui::Interrupt;
+    /// use a2ui_stream::agui::events::Interrupt;
     /// use serde_json::json;
     ///
     /// let interrupt = Interrupt::new("i1", "approval");
@@ -146,7 +146,7 @@ impl Interrupt {
 /// Token counts for one provider and model.
 ///
 /// ```
-/// use a2ui_stream::agui::TokenUsage;
+/// use a2ui_stream::agui::events::TokenUsage;
 /// use serde_json::json;
 ///
 /// let mut usage = TokenUsage::default();
@@ -183,7 +183,7 @@ pub struct TokenUsage {
 /// `RUN_FINISHED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunFinished, RunOutcome, TokenUsage};
+/// use a2ui_stream::agui::events::{Event, RunFinished, RunOutcome, TokenUsage};
 /// use serde_json::json;
 ///
 /// let mut usage = TokenUsage::default();
@@ -222,7 +222,7 @@ impl RunFinished {
     /// Closes run `run_id` of thread `thread_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunFinished};
+    /// use a2ui_stream::agui::events::{Event, RunFinished};
     /// use serde_json::json;
     ///
     /// let finished = RunFinished::new("t", "r");
@@ -244,7 +244,7 @@ impl RunFinished {
 /// `RUN_ERROR` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunError};
+/// use a2ui_stream::agui::events::{Event, RunError};
 /// use serde_json::json;
 ///
 /// let mut error = RunError::new("Too many requests");
@@ -274,7 +274,7 @@ impl RunError {
     /// A failure described by `message`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, EventType, RunError};
+    /// use a2ui_stream::agui::events::{Event, EventType, RunError};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(RunError::new("The model is unavailable"));
@@ -295,7 +295,7 @@ impl RunError {
 /// `STEP_STARTED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::Event;
+/// use a2ui_stream::agui::events::Event;
 ///
 /// let ev: Event = serde_json::from_str(
 ///     r#"{"type":"STEP_STARTED","stepName":"plan","subagentRunId":"sub-1"}"#,
@@ -322,7 +322,7 @@ impl StepStarted {
     /// Opens step `step_name`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, StepStarted};
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(StepStarted::new("plan"));
@@ -342,7 +342,7 @@ impl StepStarted {
 /// `STEP_FINISHED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, StepFinished};
+/// use a2ui_stream::agui::events::{Event, StepFinished};
 ///
 /// let ev: Event = serde_json::from_str(r#"{"type":"STEP_FINISHED","stepName":"plan"}"#).unwrap();
 /// assert_eq!(ev, Event::StepFinished(StepFinished::new("plan")));
@@ -365,7 +365,7 @@ impl StepFinished {
     /// Closes step `step_name`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, StepFinished};
+    /// use a2ui_stream::agui::events::{Event, StepFinished};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(StepFinished::new("plan"));

@@ -4,7 +4,7 @@
 //! optional field that is `None` is left out rather than written as `null`:
 //!
 //! ```
-//! use a2ui_stream::agui::{Event, TextMessageStart};
+//! use a2ui_stream::agui::events::{Event, TextMessageStart};
 //!
 //! let ev = Event::from(TextMessageStart::new("m1"));
 //! assert_eq!(
@@ -48,7 +48,7 @@ pub use tool::*;
 /// The protocol version this crate speaks, sent in `RUN_STARTED.protocolVersion`.
 ///
 /// ```
-/// use a2ui_stream::agui::{RunStarted, PROTOCOL_VERSION};
+/// use a2ui_stream::agui::events::{RunStarted, PROTOCOL_VERSION};
 ///
 /// assert_eq!(PROTOCOL_VERSION, "1.0");
 /// let started = RunStarted::new("thread-1", "run-1");
@@ -59,7 +59,7 @@ pub const PROTOCOL_VERSION: &str = "1.0";
 /// Extra information attached to an event, message, tool call, tool or interrupt (open by key).
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, Metadata, TextMessageEnd};
+/// use a2ui_stream::agui::events::{Event, Metadata, TextMessageEnd};
 /// use serde_json::json;
 ///
 /// let mut metadata = Metadata::new();
@@ -76,7 +76,7 @@ pub type Metadata = Map<String, Value>;
 /// Fields every event may carry.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, Meta, TextMessageEnd};
+/// use a2ui_stream::agui::events::{Event, Meta, TextMessageEnd};
 /// use serde_json::json;
 ///
 /// // The common fields sit beside the event's own fields, not in a nested object.
@@ -111,7 +111,7 @@ macro_rules! events {
         /// The discriminator carried by every event in its `type` field.
         ///
         /// ```
-        /// use a2ui_stream::agui::EventType;
+        /// use a2ui_stream::agui::events::EventType;
         ///
         /// let ty: EventType = serde_json::from_str(r#""TOOL_CALL_START""#).unwrap();
         /// assert_eq!(ty, EventType::ToolCallStart);
@@ -127,7 +127,7 @@ macro_rules! events {
             /// The wire name, e.g. `"TEXT_MESSAGE_START"`.
             ///
             /// ```
-            /// use a2ui_stream::agui::EventType;
+            /// use a2ui_stream::agui::events::EventType;
             /// assert_eq!(EventType::ToolCallResult.as_str(), "TOOL_CALL_RESULT");
             /// ```
             pub fn as_str(self) -> &'static str {
@@ -138,7 +138,7 @@ macro_rules! events {
         /// Any AG-UI event, tagged by `type`.
         ///
         /// ```
-        /// use a2ui_stream::agui::{Event, StepStarted};
+        /// use a2ui_stream::agui::events::{Event, StepStarted};
         ///
         /// let ev: Event = serde_json::from_str(r#"{"type":"STEP_STARTED","stepName":"search"}"#).unwrap();
         /// assert_eq!(ev, Event::StepStarted(StepStarted::new("search")));
@@ -159,7 +159,7 @@ macro_rules! events {
             /// Which event this is.
             ///
             /// ```
-            /// use a2ui_stream::agui::{Event, EventType, ToolCallEnd};
+            /// use a2ui_stream::agui::events::{Event, EventType, ToolCallEnd};
             ///
             /// let ev = Event::from(ToolCallEnd::new("call-1"));
             /// assert_eq!(ev.event_type(), EventType::ToolCallEnd);
@@ -172,7 +172,7 @@ macro_rules! events {
             /// The fields every event may carry.
             ///
             /// ```
-            /// use a2ui_stream::agui::Event;
+            /// use a2ui_stream::agui::events::Event;
             ///
             /// let ev: Event = serde_json::from_str(
             ///     r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","timestamp":1700000000000}"#,
@@ -187,7 +187,7 @@ macro_rules! events {
             /// The fields every event may carry, for editing (e.g. to set a timestamp).
             ///
             /// ```
-            /// use a2ui_stream::agui::{Event, StepFinished};
+            /// use a2ui_stream::agui::events::{Event, StepFinished};
             /// use serde_json::json;
             ///
             /// let mut ev = Event::from(StepFinished::new("search"));

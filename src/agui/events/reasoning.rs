@@ -8,7 +8,7 @@ use serde_with::skip_serializing_none;
 /// The fixed role `"reasoning"`.
 ///
 /// ```
-/// use a2ui_stream::agui::ReasoningRole;
+/// use a2ui_stream::agui::events::ReasoningRole;
 ///
 /// assert_eq!(serde_json::to_string(&ReasoningRole::Reasoning).unwrap(), r#""reasoning""#);
 /// assert!(serde_json::from_str::<ReasoningRole>(r#""assistant""#).is_err());
@@ -24,7 +24,7 @@ pub enum ReasoningRole {
 /// `REASONING_START` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ReasoningStart};
+/// use a2ui_stream::agui::events::{Event, ReasoningStart};
 /// use serde_json::json;
 ///
 /// let start = ReasoningStart::new("r1");
@@ -51,7 +51,7 @@ impl ReasoningStart {
     /// Opens reasoning span `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, EventType, ReasoningStart};
+    /// use a2ui_stream::agui::events::{Event, EventType, ReasoningStart};
     ///
     /// let ev = Event::from(ReasoningStart::new("r1"));
     /// assert_eq!(ev.event_type(), EventType::ReasoningStart);
@@ -68,7 +68,7 @@ impl ReasoningStart {
 /// `REASONING_MESSAGE_START` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ReasoningMessageStart};
+/// use a2ui_stream::agui::events::{Event, ReasoningMessageStart};
 /// use serde_json::json;
 ///
 /// // The role is always written, and may be left out when reading.
@@ -101,7 +101,7 @@ impl ReasoningMessageStart {
     /// Opens reasoning message `message_id` (its role is always `"reasoning"`).
     ///
     /// ```
-    /// use a2ui_stream::agui::{ReasoningMessageStart, ReasoningRole};
+    /// use a2ui_stream::agui::events::{ReasoningMessageStart, ReasoningRole};
     ///
     /// let start = ReasoningMessageStart::new("r1");
     /// assert_eq!(start.message_id, "r1");
@@ -118,7 +118,7 @@ impl ReasoningMessageStart {
 /// `REASONING_MESSAGE_CONTENT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ReasoningMessageContent};
+/// use a2ui_stream::agui::events::{Event, ReasoningMessageContent};
 /// use serde_json::json;
 ///
 /// let content = ReasoningMessageContent::new("r1", "Check the map first.");
@@ -147,7 +147,7 @@ impl ReasoningMessageContent {
     /// A fragment of reasoning message `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::ReasoningMessageContent;
+    /// use a2ui_stream::agui::events::ReasoningMessageContent;
     ///
     /// // The deltas of one message concatenate into its text.
     /// let fragments = [
@@ -169,7 +169,7 @@ impl ReasoningMessageContent {
 /// `REASONING_MESSAGE_END` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::Event;
+/// use a2ui_stream::agui::events::Event;
 ///
 /// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#).unwrap();
 /// let Event::ReasoningMessageEnd(end) = ev else { unreachable!() };
@@ -193,7 +193,7 @@ pub struct ReasoningMessageEnd {
 /// `REASONING_MESSAGE_CHUNK` fields (every field optional).
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ReasoningMessageChunk};
+/// use a2ui_stream::agui::events::{Event, ReasoningMessageChunk};
 /// use serde_json::json;
 ///
 /// let mut first = ReasoningMessageChunk::default();
@@ -229,7 +229,7 @@ pub struct ReasoningMessageChunk {
 /// `REASONING_END` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ReasoningEnd};
+/// use a2ui_stream::agui::events::{Event, ReasoningEnd};
 /// use serde_json::json;
 ///
 /// let end = ReasoningEnd::new("r1");
@@ -256,7 +256,7 @@ impl ReasoningEnd {
     /// Closes reasoning span `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, ReasoningEnd};
+    /// use a2ui_stream::agui::events::{Event, ReasoningEnd};
     ///
     /// let ev: Event = serde_json::from_str(r#"{"type":"REASONING_END","messageId":"r1"}"#).unwrap();
     /// assert_eq!(ev, Event::from(ReasoningEnd::new("r1")));
@@ -272,7 +272,7 @@ impl ReasoningEnd {
 /// Whether a `REASONING_ENCRYPTED_VALUE` belongs to a message or a tool call.
 ///
 /// ```
-/// use a2ui_stream::agui::EncryptedValueSubtype;
+/// use a2ui_stream::agui::events::EncryptedValueSubtype;
 ///
 /// assert_eq!(EncryptedValueSubtype::default(), EncryptedValueSubtype::Message);
 /// assert_eq!(serde_json::to_string(&EncryptedValueSubtype::ToolCall).unwrap(), r#""tool-call""#);
@@ -293,7 +293,7 @@ pub enum EncryptedValueSubtype {
 /// `REASONING_ENCRYPTED_VALUE` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
+/// use a2ui_stream::agui::events::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
 /// use serde_json::json;
 ///
 /// let value = ReasoningEncryptedValue::new(EncryptedValueSubtype::ToolCall, "call-1", "gAAAAB...");
@@ -325,7 +325,7 @@ impl ReasoningEncryptedValue {
     /// The opaque artefact `encrypted_value` of the message or tool call `entity_id`, as `subtype` says.
     ///
     /// ```
-    /// use a2ui_stream::agui::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
+    /// use a2ui_stream::agui::events::{EncryptedValueSubtype, Event, ReasoningEncryptedValue};
     /// use serde_json::json;
     ///
     /// let value = ReasoningEncryptedValue::new(EncryptedValueSubtype::Message, "m1", "gAAAAB...");

@@ -8,7 +8,7 @@ use serde_with::skip_serializing_none;
 /// `RAW` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, Raw};
+/// use a2ui_stream::agui::events::{Event, Raw};
 /// use serde_json::json;
 ///
 /// let mut raw = Raw::new(json!({"object": "chat.completion.chunk"}));
@@ -38,7 +38,7 @@ impl Raw {
     /// Passes the provider-native `event` through, with no source named.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, Raw};
+    /// use a2ui_stream::agui::events::{Event, Raw};
     /// use serde_json::json;
     ///
     /// let raw = Raw::new(json!({"id": 7}));
@@ -59,7 +59,7 @@ impl Raw {
 /// `CUSTOM` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Custom, Event};
+/// use a2ui_stream::agui::events::{Custom, Event};
 /// use serde_json::json;
 ///
 /// let custom = Custom::new("confetti", json!({"colour": "gold"}));
@@ -88,7 +88,7 @@ impl Custom {
     /// The application's own event `name`, carrying `value`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Custom, Event, EventType};
+    /// use a2ui_stream::agui::events::{Custom, Event, EventType};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(Custom::new("ping", json!(null)));

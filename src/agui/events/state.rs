@@ -9,7 +9,7 @@ use serde_with::skip_serializing_none;
 /// `STATE_SNAPSHOT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, StateSnapshot};
+/// use a2ui_stream::agui::events::{Event, StateSnapshot};
 /// use serde_json::json;
 ///
 /// let snap = StateSnapshot::new(json!({"cart": [], "step": 1}));
@@ -36,7 +36,7 @@ impl StateSnapshot {
     /// Replaces the agent state with `snapshot`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, StateSnapshot};
+    /// use a2ui_stream::agui::events::{Event, StateSnapshot};
     /// use serde_json::json;
     ///
     /// let snap = StateSnapshot::new(json!({"step": 2}));
@@ -57,7 +57,7 @@ impl StateSnapshot {
 /// One RFC 6902 JSON Patch operation, tagged by `op`.
 ///
 /// ```
-/// use a2ui_stream::agui::PatchOp;
+/// use a2ui_stream::agui::events::PatchOp;
 /// let op = PatchOp::Add { path: "/items/-".into(), value: serde_json::json!(1) };
 /// assert_eq!(serde_json::to_string(&op).unwrap(), r#"{"op":"add","path":"/items/-","value":1}"#);
 /// ```
@@ -109,7 +109,7 @@ pub enum PatchOp {
 /// `STATE_DELTA` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, PatchOp, StateDelta};
+/// use a2ui_stream::agui::events::{Event, PatchOp, StateDelta};
 /// use serde_json::json;
 ///
 /// let delta = StateDelta::new(vec![
@@ -142,7 +142,7 @@ impl StateDelta {
     /// Changes the agent state by the RFC 6902 patch `delta`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, PatchOp, StateDelta};
+    /// use a2ui_stream::agui::events::{Event, PatchOp, StateDelta};
     /// use serde_json::json;
     ///
     /// let delta = StateDelta::new(vec![PatchOp::Replace { path: "/step".into(), value: json!(3) }]);
@@ -162,7 +162,7 @@ impl StateDelta {
 /// `MESSAGES_SNAPSHOT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{ChatMessage, Event};
+/// use a2ui_stream::agui::events::{ChatMessage, Event};
 /// use serde_json::json;
 ///
 /// let ev: Event = serde_json::from_value(json!({"type": "MESSAGES_SNAPSHOT", "messages": [

@@ -8,7 +8,7 @@ use serde_with::skip_serializing_none;
 /// `SUBAGENT_STARTED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, SubagentStarted};
+/// use a2ui_stream::agui::events::{Event, SubagentStarted};
 /// use serde_json::json;
 ///
 /// let mut started = SubagentStarted::new("sub-1", "researcher");
@@ -45,7 +45,7 @@ impl SubagentStarted {
     /// Announces invocation `subagent_run_id` of the subagent called `name`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, SubagentStarted};
+    /// use a2ui_stream::agui::events::{Event, SubagentStarted};
     /// use serde_json::json;
     ///
     /// let started = SubagentStarted::new("sub-1", "researcher");
@@ -67,7 +67,7 @@ impl SubagentStarted {
 /// Why a subagent's segment ended, tagged by `type`.
 ///
 /// ```
-/// use a2ui_stream::agui::SubagentOutcome;
+/// use a2ui_stream::agui::events::SubagentOutcome;
 /// use serde_json::json;
 ///
 /// assert_eq!(serde_json::to_value(SubagentOutcome::Success).unwrap(), json!({"type": "success"}));
@@ -96,7 +96,7 @@ pub enum SubagentOutcome {
 /// `SUBAGENT_FINISHED` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, SubagentFinished};
+/// use a2ui_stream::agui::events::{Event, SubagentFinished};
 /// use serde_json::json;
 ///
 /// let mut finished = SubagentFinished::new("sub-1");
@@ -126,7 +126,7 @@ impl SubagentFinished {
     /// Closes invocation `subagent_run_id`, with no result and no outcome (which means success).
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, SubagentFinished};
+    /// use a2ui_stream::agui::events::{Event, SubagentFinished};
     /// use serde_json::json;
     ///
     /// let finished = SubagentFinished::new("sub-1");
@@ -147,7 +147,7 @@ impl SubagentFinished {
 /// `SUBAGENT_ERROR` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::Event;
+/// use a2ui_stream::agui::events::Event;
 ///
 /// let ev: Event = serde_json::from_str(
 ///     r#"{"type":"SUBAGENT_ERROR","subagentRunId":"sub-1","message":"timed out","code":"timeout"}"#,

@@ -7,7 +7,7 @@ use serde_with::skip_serializing_none;
 /// The roles a streamed text message may take.
 ///
 /// ```
-/// use a2ui_stream::agui::TextMessageRole;
+/// use a2ui_stream::agui::events::TextMessageRole;
 ///
 /// assert_eq!(TextMessageRole::default(), TextMessageRole::Assistant);
 /// assert_eq!(serde_json::to_string(&TextMessageRole::Developer).unwrap(), r#""developer""#);
@@ -33,7 +33,7 @@ pub enum TextMessageRole {
 /// `TEXT_MESSAGE_START` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, TextMessageRole, TextMessageStart};
+/// use a2ui_stream::agui::events::{Event, TextMessageRole, TextMessageStart};
 /// use serde_json::json;
 ///
 /// let mut start = TextMessageStart::new("m1");
@@ -70,7 +70,7 @@ impl TextMessageStart {
     /// An assistant message with this id.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, TextMessageRole, TextMessageStart};
+    /// use a2ui_stream::agui::events::{Event, TextMessageRole, TextMessageStart};
     /// use serde_json::json;
     ///
     /// let start = TextMessageStart::new("m1");
@@ -93,7 +93,7 @@ impl TextMessageStart {
 /// `TEXT_MESSAGE_CONTENT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::Event;
+/// use a2ui_stream::agui::events::Event;
 /// use serde_json::json;
 ///
 /// let ev: Event = serde_json::from_value(json!({
@@ -124,7 +124,7 @@ impl TextMessageContent {
     /// A fragment of message `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, TextMessageContent};
+    /// use a2ui_stream::agui::events::{Event, TextMessageContent};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(TextMessageContent::new("m1", "Hello"));
@@ -145,7 +145,7 @@ impl TextMessageContent {
 /// `TEXT_MESSAGE_END` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, TextMessageEnd};
+/// use a2ui_stream::agui::events::{Event, TextMessageEnd};
 /// use serde_json::json;
 ///
 /// let mut end = TextMessageEnd::new("m1");
@@ -173,7 +173,7 @@ impl TextMessageEnd {
     /// Closes message `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, TextMessageEnd};
+    /// use a2ui_stream::agui::events::{Event, TextMessageEnd};
     /// use serde_json::json;
     ///
     /// let end = TextMessageEnd::new("m1");
@@ -194,7 +194,7 @@ impl TextMessageEnd {
 /// `TEXT_MESSAGE_CHUNK` fields (every field optional: a continuation omits what is unchanged).
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, TextMessageChunk, TextMessageRole};
+/// use a2ui_stream::agui::events::{Event, TextMessageChunk, TextMessageRole};
 /// use serde_json::json;
 ///
 /// // The first chunk names the message; a continuation carries only the new text.

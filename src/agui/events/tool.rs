@@ -9,7 +9,7 @@ use serde_with::skip_serializing_none;
 /// The fixed role `"tool"`.
 ///
 /// ```
-/// use a2ui_stream::agui::ToolRole;
+/// use a2ui_stream::agui::events::ToolRole;
 ///
 /// assert_eq!(serde_json::to_string(&ToolRole::Tool).unwrap(), r#""tool""#);
 /// assert!(serde_json::from_str::<ToolRole>(r#""user""#).is_err());
@@ -25,7 +25,7 @@ pub enum ToolRole {
 /// `TOOL_CALL_START` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ToolCallStart};
+/// use a2ui_stream::agui::events::{Event, ToolCallStart};
 /// use serde_json::json;
 ///
 /// let mut start = ToolCallStart::new("call-1", "search");
@@ -58,7 +58,7 @@ impl ToolCallStart {
     /// Opens call `tool_call_id` of tool `name`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, ToolCallStart};
+    /// use a2ui_stream::agui::events::{Event, ToolCallStart};
     /// use serde_json::json;
     ///
     /// let start = ToolCallStart::new("call-1", "search");
@@ -81,7 +81,7 @@ impl ToolCallStart {
 /// `TOOL_CALL_ARGS` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::ToolCallArgs;
+/// use a2ui_stream::agui::events::ToolCallArgs;
 ///
 /// // The deltas of one call concatenate into the arguments' JSON document.
 /// let fragments = [
@@ -112,7 +112,7 @@ impl ToolCallArgs {
     /// A fragment of the arguments of `tool_call_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, ToolCallArgs};
+    /// use a2ui_stream::agui::events::{Event, ToolCallArgs};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(ToolCallArgs::new("call-1", r#"{"q":"#));
@@ -133,7 +133,7 @@ impl ToolCallArgs {
 /// `TOOL_CALL_END` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ToolCallEnd};
+/// use a2ui_stream::agui::events::{Event, ToolCallEnd};
 ///
 /// let ev: Event = serde_json::from_str(r#"{"type":"TOOL_CALL_END","toolCallId":"call-1"}"#).unwrap();
 /// assert_eq!(ev, Event::ToolCallEnd(ToolCallEnd::new("call-1")));
@@ -156,7 +156,7 @@ impl ToolCallEnd {
     /// Closes call `tool_call_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, ToolCallEnd};
+    /// use a2ui_stream::agui::events::{Event, ToolCallEnd};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(ToolCallEnd::new("call-1"));
@@ -176,7 +176,7 @@ impl ToolCallEnd {
 /// `TOOL_CALL_CHUNK` fields (every field optional, as for [`TextMessageChunk`]).
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, ToolCallChunk};
+/// use a2ui_stream::agui::events::{Event, ToolCallChunk};
 /// use serde_json::json;
 ///
 /// let mut first = ToolCallChunk::default();
@@ -218,7 +218,7 @@ pub struct ToolCallChunk {
 /// `TOOL_CALL_RESULT` fields.
 ///
 /// ```
-/// use a2ui_stream::agui::Event;
+/// use a2ui_stream::agui::events::Event;
 ///
 /// let ev: Event = serde_json::from_str(
 ///     r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"call-1","content":"3 results"}"#,
@@ -252,7 +252,7 @@ impl ToolCallResult {
     /// The result of `tool_call_id`, becoming tool message `message_id`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, ToolCallResult};
+    /// use a2ui_stream::agui::events::{Event, ToolCallResult};
     /// use serde_json::json;
     ///
     /// let ev = Event::from(ToolCallResult::new("t1", "call-1", "3 results"));

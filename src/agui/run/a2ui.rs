@@ -8,7 +8,8 @@ use serde_json::Value;
 /// `{"offset": <byte offset>, "message": <text>}`); the run continues.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunBuilder, A2UI_ERROR_EVENT};
+/// use a2ui_stream::agui::{RunBuilder, A2UI_ERROR_EVENT};
+/// use a2ui_stream::agui::events::Event;
 /// use a2ui_stream::Splitter;
 ///
 /// let mut splitter = Splitter::new();
@@ -64,7 +65,8 @@ impl RunBuilder {
     /// One event from the splitter.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     /// use bytes::Bytes;
     ///
     /// let mut run = RunBuilder::new("t", "r");
@@ -104,7 +106,8 @@ impl RunBuilder {
     /// An A2UI message given as JSON (for agents that build messages without the splitter).
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     /// use serde_json::json;
     ///
     /// let mut run = RunBuilder::new("t", "run-1");

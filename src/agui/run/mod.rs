@@ -1,42 +1,4 @@
 //! The run builder: what an agent produces in, a compliant AG-UI sequence out.
-//!
-//! [`RunBuilder`] keeps the bookkeeping the protocol needs so the caller cannot get it wrong:
-//!
-//! - exactly one `RUN_STARTED`, before anything else (sent with the first output);
-//! - each run of prose is one text message (`TEXT_MESSAGE_START`, its `TEXT_MESSAGE_CONTENT`
-//!   deltas, `TEXT_MESSAGE_END`) with one `messageId`; empty deltas are never sent. Prose ends at
-//!   reasoning, a tool call, an A2UI message, the start or end of a step, the end of a nested
-//!   run, or [`text_end`](RunBuilder::text_end);
-//! - tool calls go `TOOL_CALL_START`, `TOOL_CALL_ARGS`*, `TOOL_CALL_END`, then `TOOL_CALL_RESULT`;
-//!   several may be open at once (parallel calls). Arguments are checked to be JSON at the end;
-//! - reasoning goes `REASONING_START`, `REASONING_MESSAGE_START/CONTENT/END`, `REASONING_END`;
-//! - whatever is open is closed before `RUN_FINISHED`; a failure sends `RUN_ERROR` and nothing
-//!   after it;
-//! - nested runs (a sub-agent, a workflow step running an agent) send no lifecycle events of
-//!   their own: only the outermost `RUN_STARTED`/`RUN_FINISHED` are sent, while a failure at any
-//!   depth sends `RUN_ERROR`. What a nested run left open (tool calls, steps, prose) is closed
-//!   when it ends;
-//! - the splitter's output goes in as is: prose becomes text (UTF-8 cut mid-character is
-//!   reassembled), A2UI messages become `a2ui-surface` activities (see [`super::a2ui`]).
-//!
-//! A call that would break the protocol (an unknown tool call id, anything after the run ended)
-//! sends nothing and returns an error; the sequence sent so far stays valid.
-//!
-//! ```
-//! use a2ui_stream::agui::{verify, RunBuilder};
-//!
-//! let mut run = RunBuilder::new("thread-1", "run-1");
-//! run.tool_call_start("call-1", "get_weather").unwrap();
-//! run.tool_call_args("call-1", "{\"city\":").unwrap();
-//! run.tool_call_args("call-1", "\"Paris\"}").unwrap();
-//! run.tool_call_result("call-1", "{\"temp\":22}").unwrap();
-//! run.text("It is 22°C in Paris.").unwrap();
-//! run.finish().unwrap();
-//! let events: Vec<_> = run.drain().collect();
-//! verify(&events).unwrap();
-//! assert_eq!(events.len(), 10);
-//! assert!(run.text("more").is_err()); // the run is over
-//! ```
 
 use super::a2ui::A2uiActivities;
 use super::events::{
@@ -85,7 +47,47 @@ struct OpenReasoning {
     message: Option<String>,
 }
 
-/// Builds one AG-UI run from agent outputs; see the [module docs](self).
+/// The run builder: what an agent produces in, a compliant AG-UI sequence out.
+///
+/// [`RunBuilder`] keeps the bookkeeping the protocol needs so the caller cannot get it wrong:
+///
+/// - exactly one `RUN_STARTED`, before anything else (sent with the first output);
+/// - each run of prose is one text message (`TEXT_MESSAGE_START`, its `TEXT_MESSAGE_CONTENT`
+///   deltas, `TEXT_MESSAGE_END`) with one `messageId`; empty deltas are never sent. Prose ends at
+///   reasoning, a tool call, an A2UI message, the start or end of a step, the end of a nested
+///   run, or [`text_end`](RunBuilder::text_end);
+/// - tool calls go `TOOL_CALL_START`, `TOOL_CALL_ARGS`*, `TOOL_CALL_END`, then `TOOL_CALL_RESULT`;
+///   several may be open at once (parallel calls). Arguments are checked to be JSON at the end;
+/// - reasoning goes `REASONING_START`, `REASONING_MESSAGE_START/CONTENT/END`, `REASONING_END`;
+/// - whatever is open is closed before `RUN_FINISHED`; a failure sends `RUN_ERROR` and nothing
+///   after it;
+/// - nested runs (a sub-agent, a workflow step running an agent) send no lifecycle events of
+///   their own: only the outermost `RUN_STARTED`/`RUN_FINISHED` are sent, while a failure at any
+///   depth sends `RUN_ERROR`. What a nested run left open (tool calls, steps, prose) is closed
+///   when it ends;
+/// - the splitter's output goes in as is: prose becomes text (UTF-8 cut mid-character is
+///   reassembled), A2UI messages become `a2ui-surface` activities (see [`super::a2ui`]).
+///
+/// A call that would break the protocol (an unknown tool call id, anything after the run ended)
+/// sends nothing and returns an error; the sequence sent so far stays valid.
+///
+/// ```
+/// use a2ui_stream::agui::{verify, RunBuilder};
+///
+/// let mut run = RunBuilder::new("thread-1", "run-1");
+/// run.tool_call_start("call-1", "get_weather").unwrap();
+/// run.tool_call_args("call-1", "{\"city\":").unwrap();
+/// run.tool_call_args("call-1", "\"Paris\"}").unwrap();
+/// run.tool_call_result("call-1", "{\"temp\":22}").unwrap();
+/// run.text("It is 22°C in Paris.").unwrap();
+/// run.finish().unwrap();
+/// let events: Vec<_> = run.drain().collect();
+/// verify(&events).unwrap();
+/// assert_eq!(events.len(), 10);
+/// assert!(run.text("more").is_err()); // the run is over
+/// ```
+///
+/// Builds one AG-UI run from agent outputs.
 ///
 /// Every method appends the events it produces to an internal queue; take them with
 /// [`drain`](RunBuilder::drain) and send them in order.
@@ -127,7 +129,8 @@ impl RunBuilder {
     /// (or [`start`](RunBuilder::start)).
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("thread-1", "run-1");
     /// assert!(run.pending().is_empty()); // nothing sent yet
@@ -164,7 +167,8 @@ impl RunBuilder {
     /// back whole and held for the run); ask for that with [`echo_input`](RunBuilder::echo_input).
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunAgentInput, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::{Event, RunAgentInput};
     ///
     /// let input: RunAgentInput = serde_json::from_str(
     ///     r#"{"threadId":"t1","runId":"r2","parentRunId":"r1","messages":[]}"#).unwrap();
@@ -185,7 +189,8 @@ impl RunBuilder {
     /// Echoes `input` in `RUN_STARTED.input`. Only before the run starts.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunAgentInput, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::{Event, RunAgentInput};
     ///
     /// let input = RunAgentInput::new("t1", "r1");
     /// let mut run = RunBuilder::from_input(&input).echo_input(input.clone());
@@ -203,7 +208,8 @@ impl RunBuilder {
     /// this changes nothing.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "run-2").with_parent_run_id("run-1");
     /// run.start()?;
@@ -511,7 +517,8 @@ impl RunBuilder {
     /// Like [`finish`](RunBuilder::finish), with the run's return value in `RUN_FINISHED.result`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     /// use serde_json::json;
     ///
     /// let mut run = RunBuilder::new("t", "r");
@@ -550,7 +557,8 @@ impl RunBuilder {
     /// The run (or a nested run at any depth) failed: sends `RUN_ERROR`; nothing follows it.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Partial answer")?;

@@ -10,7 +10,8 @@ impl RunBuilder {
     /// The whole agent state.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     /// use serde_json::json;
     ///
     /// let mut run = RunBuilder::new("t", "r");
@@ -32,7 +33,8 @@ impl RunBuilder {
     /// An RFC 6902 change to the agent state.
     ///
     /// ```
-    /// use a2ui_stream::agui::{PatchOp, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::PatchOp;
     /// use serde_json::json;
     ///
     /// let mut run = RunBuilder::new("t", "r");
@@ -55,7 +57,8 @@ impl RunBuilder {
     /// The complete message list.
     ///
     /// ```
-    /// use a2ui_stream::agui::{ChatMessage, Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::{ChatMessage, Event};
     ///
     /// let hi: ChatMessage =
     ///     serde_json::from_str(r#"{"id":"m1","role":"user","content":"hi"}"#).unwrap();

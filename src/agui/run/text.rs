@@ -13,7 +13,8 @@ impl RunBuilder {
     /// given here cannot be the rest of that character.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder};
+    /// use a2ui_stream::agui::RunBuilder;
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Hel")?;

@@ -6,7 +6,8 @@ use crate::agui::events::{ToolCallArgs, ToolCallEnd, ToolCallResult, ToolCallSta
 /// The `RUN_ERROR.code` sent when a tool call's arguments are not JSON at its end.
 ///
 /// ```
-/// use a2ui_stream::agui::{Event, RunBuilder, INVALID_TOOL_ARGUMENTS};
+/// use a2ui_stream::agui::{RunBuilder, INVALID_TOOL_ARGUMENTS};
+/// use a2ui_stream::agui::events::Event;
 ///
 /// let mut run = RunBuilder::new("t", "r");
 /// run.tool_call_start("c1", "search").unwrap();
@@ -21,7 +22,8 @@ impl RunBuilder {
     /// A tool call begins. Ends open prose (the call's `parentMessageId`) and reasoning.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Let me search.")?;
@@ -162,7 +164,8 @@ impl RunBuilder {
     /// What a tool returned. Ends the call first if it is still open.
     ///
     /// ```
-    /// use a2ui_stream::agui::{Event, RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.tool_call_start("c1", "clock")?;

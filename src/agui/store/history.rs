@@ -14,8 +14,8 @@ use std::collections::HashMap;
 /// [`RunLog::save_messages`]: super::RunLog::save_messages
 ///
 /// ```
-/// use a2ui_stream::agui::store::upsert_messages;
-/// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+/// use a2ui_stream::agui::upsert_messages;
+/// use a2ui_stream::agui::events::{ChatMessage, UserContent, UserMessage};
 ///
 /// let user = |id: &str, text: &str| ChatMessage::User(UserMessage::new(id, UserContent::Text(text.into())));
 /// let mut thread = vec![user("a", "one"), user("b", "two")];
@@ -62,8 +62,9 @@ pub fn upsert_messages(
 /// rules above allow; a result whose message id belongs to another kind of message is left out.
 ///
 /// ```
-/// use a2ui_stream::agui::store::messages_of_run;
-/// use a2ui_stream::agui::{ChatMessage, RunBuilder};
+/// use a2ui_stream::agui::messages_of_run;
+/// use a2ui_stream::agui::RunBuilder;
+/// use a2ui_stream::agui::events::ChatMessage;
 ///
 /// let mut run = RunBuilder::new("t", "r");
 /// run.text("Let me look.").unwrap();

@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 ///   it keeps none, as if never saved.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-/// use a2ui_stream::agui::{Event, RunFinished, StepStarted};
+/// use a2ui_stream::agui::{MemoryRunLog, RunLog};
+/// use a2ui_stream::agui::events::{Event, RunFinished, StepStarted};
 ///
 /// let log = MemoryRunLog::with_capacity(2, 10);
 /// for run in ["r1", "r2", "r3"] {
@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 /// // Only the two most recent runs are kept.
 /// assert_eq!(log.status("t", "r1")?, None);
 /// assert_eq!(log.read_after("t", "r3", 1, 10)?.len(), 1);
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
 #[derive(Debug)]
 pub struct MemoryRunLog {
@@ -99,9 +99,9 @@ impl MemoryRunLog {
     /// saved most recently (at most 64 MiB of messages).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::{MemoryRunLog, RunLog};
     /// assert_eq!(MemoryRunLog::new().status("t", "r")?, None);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn new() -> Self {
         MemoryRunLog::with_capacity(200, 1_000)
@@ -113,8 +113,8 @@ impl MemoryRunLog {
     /// the runs being written (runs being written are never dropped, so they may pass it).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-    /// use a2ui_stream::agui::{Event, RunFinished};
+    /// use a2ui_stream::agui::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::events::{Event, RunFinished};
     ///
     /// let log = MemoryRunLog::with_capacity(100, 100).with_max_bytes(100);
     /// for run in ["r1", "r2", "r3"] {
@@ -122,7 +122,7 @@ impl MemoryRunLog {
     /// }
     /// assert_eq!(log.status("t", "r1")?, None);
     /// assert!(log.status("t", "r3")?.is_some());
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn with_max_bytes(self, bytes: usize) -> Self {
         self.lock().max_bytes = bytes;
@@ -135,8 +135,8 @@ impl MemoryRunLog {
     /// last message alone is larger).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
-    /// use a2ui_stream::agui::{ChatMessage, UserContent, UserMessage};
+    /// use a2ui_stream::agui::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::events::{ChatMessage, UserContent, UserMessage};
     ///
     /// let user = |id: &str| ChatMessage::User(UserMessage::new(id, UserContent::Text("x".repeat(100))));
     /// let log = MemoryRunLog::with_capacity(10, 10).with_max_thread_bytes(300);
@@ -148,7 +148,7 @@ impl MemoryRunLog {
     /// // A thread larger than the bound keeps its last messages that fit.
     /// log.save_messages("long", &[user("d"), user("e"), user("f")])?;
     /// assert_eq!(log.thread_messages("long")?, [user("e"), user("f")]);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn with_max_thread_bytes(self, bytes: usize) -> Self {
         self.lock().max_thread_bytes = bytes;
@@ -159,7 +159,7 @@ impl MemoryRunLog {
     /// (each at least 1), with no bound on bytes.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::MemoryRunLog;
+    /// use a2ui_stream::agui::MemoryRunLog;
     /// let log = MemoryRunLog::with_capacity(100, 100);
     /// # drop(log);
     /// ```

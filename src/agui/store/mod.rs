@@ -1,85 +1,4 @@
 //! A run log for AG-UI event streams: in memory, in SQLite (feature `store`) or in Redis
-//! (feature `store-redis`).
-//!
-//! An agent server streams a run's events to the browser over SSE. If the connection drops, the
-//! browser reconnects and sends the `Last-Event-ID` header; if the server is restarted or a
-//! reconnect lands on another server process, the events must still be there. The run log keeps
-//! every event of every run, in order, each under a sequence number, so that:
-//!
-//! - a client that lost its connection gets exactly the events after the last one it saw, then
-//!   the live tail ([`RunLog::read_after`], [`RunLog::wait_after`]);
-//! - a finished run can be replayed whole (`read_after(.., 0, ..)`);
-//! - each thread's conversation is kept ([`RunLog::thread_messages`],
-//!   [`RunLog::save_messages`]), so a new run can be answered from stored history;
-//!   [`messages_of_run`] turns a run's events into the messages it added.
-//!
-//! # Sequence numbers and SSE
-//!
-//! A run's events are numbered 1, 2, 3, … with no gap. [`Stored::to_sse`] writes that number as
-//! the frame's `id:` line; the browser's `EventSource` remembers the last id it received and
-//! sends it back as `Last-Event-ID` when it reconnects. The server parses the header as a `u64`
-//! and answers with `read_after(thread, run, last_event_id, ..)`, then follows the live tail until
-//! it sends an event for which [`Stored::is_terminal`] holds. The header's rule: absent or empty,
-//! the run is replayed from the beginning (after 0); a whole number, the events after it;
-//! anything else, the request is refused (HTTP 400).
-//!
-//! # Writing
-//!
-//! One writer per run: [`RunRecorder`] numbers the events and calls [`RunLog::append`], which
-//! stores a batch atomically and only at the next number (a second writer, or an append sent
-//! twice, is refused with [`StoreError::Conflict`]). `RUN_FINISHED` or `RUN_ERROR` ends the run;
-//! nothing can be appended after it ([`StoreError::Ended`]).
-//!
-//! A server that must know later who started a run, and with what input, starts it with
-//! [`RunLog::start`] (or [`RunRecorder::start`]): the first batch and a *claim*, an opaque string
-//! such as the caller's identity and a digest of the request body, are stored together or not at
-//! all. A second request for the same run gets [`StoreError::Conflict`], and the server compares
-//! its own claim with [`RunLog::claim`] to tell a reconnect of the owner (same claim: follow the
-//! run) from a different request reusing the run id (refuse it, with HTTP 409).
-//!
-//! # Backends
-//!
-//! - [`MemoryRunLog`]: one server process, nothing kept across a restart; the most recent runs
-//!   only, within a bound. For resuming after a broken connection. No feature needed.
-//! - [`SqliteRunLog`] (feature `store`): one server process. A single file (or memory), nothing
-//!   to install, SQLite is compiled in. Survives a restart; [`SqliteRunLog::end_open_runs`]
-//!   closes the runs a crashed process left open.
-//! - `RedisRunLog` (feature `store-redis`): several server processes behind a load balancer
-//!   sharing one Redis. A run written by one process can be read and followed from any other, so
-//!   a reconnect that lands on another process resumes where it stopped.
-//!
-//! All three implement [`RunLog`]; a server holds an `Arc<dyn RunLog>` and does not care which.
-//! `docs/storage.md` describes the schemas, keys and guarantees in detail.
-//!
-//! ```
-//! use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
-//! use a2ui_stream::agui::RunBuilder;
-//! use std::sync::Arc;
-//! use std::time::Duration;
-//!
-//! let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
-//! let mut recorder = RunRecorder::new(log.clone(), "thread-1", "run-1")?;
-//! let mut run = RunBuilder::new("thread-1", "run-1");
-//! run.text("Hello").unwrap();
-//! let events: Vec<_> = run.drain().collect();
-//! let mut body = String::new();
-//! for stored in recorder.record(&events)? {
-//!     body.push_str(&stored.to_sse()); // "id: 1\ndata: {...}\n\n", …
-//! }
-//! assert!(body.starts_with("id: 1\ndata: {\"type\":\"RUN_STARTED\""));
-//!
-//! // The browser saw id 1 and reconnects with `Last-Event-ID: 1`.
-//! let missed = log.read_after("thread-1", "run-1", 1, 100)?;
-//! assert_eq!(missed.iter().map(|s| s.seq).collect::<Vec<_>>(), [2, 3]);
-//!
-//! // Then it follows the live tail.
-//! run.finish().unwrap();
-//! let end: Vec<_> = run.drain().collect();
-//! recorder.record(&end)?;
-//! let tail = log.wait_after("thread-1", "run-1", 3, 100, Duration::from_secs(5))?;
-//! assert!(tail.last().is_some_and(|s| s.is_terminal()));
-//! # Ok::<(), a2ui_stream::agui::store::StoreError>(())
-//! ```
 
 use super::events::{ChatMessage, Event};
 use serde::Deserialize;
@@ -106,15 +25,15 @@ pub use sqlite::SqliteRunLog;
 /// previous server process left open.
 ///
 /// ```
-/// assert_eq!(a2ui_stream::agui::store::SERVER_RESTARTED, "SERVER_RESTARTED");
+/// assert_eq!(a2ui_stream::agui::SERVER_RESTARTED, "SERVER_RESTARTED");
 /// ```
 pub const SERVER_RESTARTED: &str = "SERVER_RESTARTED";
 
 /// One stored event: its sequence number in the run (1, 2, 3, … with no gap) and its JSON.
 ///
 /// ```
-/// use a2ui_stream::agui::store::Stored;
-/// use a2ui_stream::agui::{Event, StepStarted};
+/// use a2ui_stream::agui::Stored;
+/// use a2ui_stream::agui::events::{Event, StepStarted};
 ///
 /// let stored = Stored { seq: 7, json: r#"{"type":"STEP_STARTED","stepName":"plan"}"#.into() };
 /// assert_eq!(stored.event().unwrap(), Event::from(StepStarted::new("plan")));
@@ -139,7 +58,7 @@ impl Stored {
     /// The event, parsed from [`json`](Stored::json).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::Stored;
+    /// use a2ui_stream::agui::Stored;
     ///
     /// let stored = Stored { seq: 1, json: r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#.into() };
     /// assert_eq!(stored.event().unwrap().event_type().as_str(), "TEXT_MESSAGE_END");
@@ -156,8 +75,9 @@ impl Stored {
     /// each becomes its own `data:` line, which a reader joins back with line breaks.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::Stored;
-    /// use a2ui_stream::agui::{sse, Event, StepStarted};
+    /// use a2ui_stream::agui::Stored;
+    /// use a2ui_stream::agui::sse;
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     ///
     /// let stored = Stored { seq: 12, json: r#"{"type":"STEP_STARTED","stepName":"plan"}"#.into() };
     /// let frame = stored.to_sse();
@@ -174,7 +94,7 @@ impl Stored {
     /// field is parsed. JSON that is not an event object is not terminal.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::Stored;
+    /// use a2ui_stream::agui::Stored;
     ///
     /// let finished = Stored { seq: 9, json: r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#.into() };
     /// let failed = Stored { seq: 3, json: r#"{"type":"RUN_ERROR","message":"model timed out"}"#.into() };
@@ -192,8 +112,8 @@ impl Stored {
 /// What the log knows about a run.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, RunStatus, MemoryRunLog};
-/// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
+/// use a2ui_stream::agui::{RunLog, RunStatus, MemoryRunLog};
+/// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
 ///
 /// let log = MemoryRunLog::new();
 /// assert_eq!(log.status("t", "r")?, None);
@@ -201,7 +121,7 @@ impl Stored {
 /// assert_eq!(log.status("t", "r")?, Some(RunStatus { last_seq: 1, ended: false }));
 /// log.append("t", "r", 2, &[Event::from(RunFinished::new("t", "r"))])?;
 /// assert_eq!(log.status("t", "r")?, Some(RunStatus { last_seq: 2, ended: true }));
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunStatus {
@@ -214,8 +134,8 @@ pub struct RunStatus {
 /// Why the store refused or failed.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
-/// use a2ui_stream::agui::{Event, StepStarted};
+/// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+/// use a2ui_stream::agui::events::{Event, StepStarted};
 ///
 /// let log = MemoryRunLog::new();
 /// let step = [Event::from(StepStarted::new("plan"))];
@@ -223,7 +143,7 @@ pub struct RunStatus {
 /// let err = log.append("t", "r", 1, &step).unwrap_err(); // sent twice
 /// assert!(matches!(err, StoreError::Conflict { expected: 2, got: 1, .. }));
 /// assert_eq!(err.to_string(), r#"run "r" of thread "t": append at seq 1, but the next seq is 2"#);
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -276,8 +196,90 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// Stores each run's events in order and each thread's conversation; see the
-/// [module docs](self).
+/// A run log for AG-UI event streams: in memory, in SQLite (feature `store`) or in Redis
+/// (feature `store-redis`).
+///
+/// An agent server streams a run's events to the browser over SSE. If the connection drops, the
+/// browser reconnects and sends the `Last-Event-ID` header; if the server is restarted or a
+/// reconnect lands on another server process, the events must still be there. The run log keeps
+/// every event of every run, in order, each under a sequence number, so that:
+///
+/// - a client that lost its connection gets exactly the events after the last one it saw, then
+///   the live tail ([`RunLog::read_after`], [`RunLog::wait_after`]);
+/// - a finished run can be replayed whole (`read_after(.., 0, ..)`);
+/// - each thread's conversation is kept ([`RunLog::thread_messages`],
+///   [`RunLog::save_messages`]), so a new run can be answered from stored history;
+///   [`messages_of_run`] turns a run's events into the messages it added.
+///
+/// # Sequence numbers and SSE
+///
+/// A run's events are numbered 1, 2, 3, … with no gap. [`Stored::to_sse`] writes that number as
+/// the frame's `id:` line; the browser's `EventSource` remembers the last id it received and
+/// sends it back as `Last-Event-ID` when it reconnects. The server parses the header as a `u64`
+/// and answers with `read_after(thread, run, last_event_id, ..)`, then follows the live tail until
+/// it sends an event for which [`Stored::is_terminal`] holds. The header's rule: absent or empty,
+/// the run is replayed from the beginning (after 0); a whole number, the events after it;
+/// anything else, the request is refused (HTTP 400).
+///
+/// # Writing
+///
+/// One writer per run: [`RunRecorder`] numbers the events and calls [`RunLog::append`], which
+/// stores a batch atomically and only at the next number (a second writer, or an append sent
+/// twice, is refused with [`StoreError::Conflict`]). `RUN_FINISHED` or `RUN_ERROR` ends the run;
+/// nothing can be appended after it ([`StoreError::Ended`]).
+///
+/// A server that must know later who started a run, and with what input, starts it with
+/// [`RunLog::start`] (or [`RunRecorder::start`]): the first batch and a *claim*, an opaque string
+/// such as the caller's identity and a digest of the request body, are stored together or not at
+/// all. A second request for the same run gets [`StoreError::Conflict`], and the server compares
+/// its own claim with [`RunLog::claim`] to tell a reconnect of the owner (same claim: follow the
+/// run) from a different request reusing the run id (refuse it, with HTTP 409).
+///
+/// # Backends
+///
+/// - [`MemoryRunLog`]: one server process, nothing kept across a restart; the most recent runs
+///   only, within a bound. For resuming after a broken connection. No feature needed.
+/// - [`SqliteRunLog`] (feature `store`): one server process. A single file (or memory), nothing
+///   to install, SQLite is compiled in. Survives a restart; [`SqliteRunLog::end_open_runs`]
+///   closes the runs a crashed process left open.
+/// - `RedisRunLog` (feature `store-redis`): several server processes behind a load balancer
+///   sharing one Redis. A run written by one process can be read and followed from any other, so
+///   a reconnect that lands on another process resumes where it stopped.
+///
+/// All three implement [`RunLog`]; a server holds an `Arc<dyn RunLog>` and does not care which.
+/// `docs/storage.md` describes the schemas, keys and guarantees in detail.
+///
+/// ```
+/// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog};
+/// use a2ui_stream::agui::RunBuilder;
+/// use std::sync::Arc;
+/// use std::time::Duration;
+///
+/// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
+/// let mut recorder = RunRecorder::new(log.clone(), "thread-1", "run-1")?;
+/// let mut run = RunBuilder::new("thread-1", "run-1");
+/// run.text("Hello").unwrap();
+/// let events: Vec<_> = run.drain().collect();
+/// let mut body = String::new();
+/// for stored in recorder.record(&events)? {
+///     body.push_str(&stored.to_sse()); // "id: 1\ndata: {...}\n\n", …
+/// }
+/// assert!(body.starts_with("id: 1\ndata: {\"type\":\"RUN_STARTED\""));
+///
+/// // The browser saw id 1 and reconnects with `Last-Event-ID: 1`.
+/// let missed = log.read_after("thread-1", "run-1", 1, 100)?;
+/// assert_eq!(missed.iter().map(|s| s.seq).collect::<Vec<_>>(), [2, 3]);
+///
+/// // Then it follows the live tail.
+/// run.finish().unwrap();
+/// let end: Vec<_> = run.drain().collect();
+/// recorder.record(&end)?;
+/// let tail = log.wait_after("thread-1", "run-1", 3, 100, Duration::from_secs(5))?;
+/// assert!(tail.last().is_some_and(|s| s.is_terminal()));
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
+/// ```
+///
+/// Stores each run's events in order and each thread's conversation.
 ///
 /// Every method is safe to call from several threads at once; a backend shared by several
 /// processes keeps the same guarantees across them.
@@ -292,8 +294,8 @@ pub trait RunLog: Send + Sync {
     /// [`StoreError::Ended`]. An empty `events` stores nothing and returns an empty vector.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
-    /// use a2ui_stream::agui::{Event, RunStarted, StepStarted};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::events::{Event, RunStarted, StepStarted};
     ///
     /// let log = MemoryRunLog::new();
     /// let stored = log.append("t", "r", 1, &[RunStarted::new("t", "r").into(), StepStarted::new("plan").into()])?;
@@ -316,8 +318,8 @@ pub trait RunLog: Send + Sync {
     /// for a run never appended to).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
-    /// use a2ui_stream::agui::{Event, StepStarted};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     ///
     /// let log = MemoryRunLog::new();
     /// let steps: Vec<Event> = (1..=5).map(|i| StepStarted::new(format!("s{i}")).into()).collect();
@@ -326,7 +328,7 @@ pub trait RunLog: Send + Sync {
     /// assert_eq!(page.iter().map(|s| s.seq).collect::<Vec<_>>(), [3, 4]);
     /// assert_eq!(page[0].event().unwrap(), steps[2]);
     /// assert!(log.read_after("t", "r", 5, 10)?.is_empty());
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn read_after(
         &self,
@@ -342,8 +344,8 @@ pub trait RunLog: Send + Sync {
     /// the run has ended and nothing follows `after`, since nothing ever will.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
-    /// use a2ui_stream::agui::{Event, StepStarted};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     /// use std::sync::Arc;
     /// use std::time::Duration;
     ///
@@ -358,7 +360,7 @@ pub trait RunLog: Send + Sync {
     /// handle.join().unwrap()?;
     /// // Nothing more comes: empty after the timeout.
     /// assert!(log.wait_after("t", "r", 1, 10, Duration::from_millis(20))?.is_empty());
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn wait_after(
         &self,
@@ -372,25 +374,25 @@ pub trait RunLog: Send + Sync {
     /// What the log knows about the run; `None` for a run never appended to.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunStatus, MemoryRunLog};
-    /// use a2ui_stream::agui::{Event, RunError};
+    /// use a2ui_stream::agui::{RunLog, RunStatus, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{Event, RunError};
     ///
     /// let log = MemoryRunLog::new();
     /// log.append("t", "r", 1, &[Event::from(RunError::new("model unavailable"))])?;
     /// assert_eq!(log.status("t", "r")?, Some(RunStatus { last_seq: 1, ended: true }));
     /// assert_eq!(log.status("t", "other")?, None);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn status(&self, thread_id: &str, run_id: &str) -> Result<Option<RunStatus>, StoreError>;
 
     /// The thread's conversation, in order; empty for an unknown thread.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog};
     ///
     /// let log = MemoryRunLog::new();
     /// assert!(log.thread_messages("never-seen")?.is_empty());
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn thread_messages(&self, thread_id: &str) -> Result<Vec<ChatMessage>, StoreError>;
 
@@ -398,8 +400,8 @@ pub trait RunLog: Send + Sync {
     /// place; new ids are appended in the order given. Atomic (all or none).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
-    /// use a2ui_stream::agui::{AssistantMessage, ChatMessage, UserContent, UserMessage};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{AssistantMessage, ChatMessage, UserContent, UserMessage};
     ///
     /// let log = MemoryRunLog::new();
     /// let question = ChatMessage::User(UserMessage::new("u1", UserContent::Text("Hi".into())));
@@ -410,7 +412,7 @@ pub trait RunLog: Send + Sync {
     /// answer.content = Some("Hello!".into());
     /// log.save_messages("t", &[ChatMessage::Assistant(answer.clone())])?;
     /// assert_eq!(log.thread_messages("t")?, [question, ChatMessage::Assistant(answer)]);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn save_messages(&self, thread_id: &str, messages: &[ChatMessage]) -> Result<(), StoreError>;
 
@@ -426,8 +428,8 @@ pub trait RunLog: Send + Sync {
     /// after its own terminal event is refused with [`StoreError::Ended`].
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog, StoreError};
-    /// use a2ui_stream::agui::{Event, RunStarted, StepStarted};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::events::{Event, RunStarted, StepStarted};
     ///
     /// let log = MemoryRunLog::new();
     /// let first = [Event::from(RunStarted::new("t", "r")), StepStarted::new("plan").into()];
@@ -456,8 +458,8 @@ pub trait RunLog: Send + Sync {
     /// started with plain [`append`](RunLog::append).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, MemoryRunLog};
-    /// use a2ui_stream::agui::{Event, RunStarted};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{Event, RunStarted};
     ///
     /// let log = MemoryRunLog::new();
     /// log.start("t", "claimed", "alice", &[Event::from(RunStarted::new("t", "claimed"))])?;
@@ -465,7 +467,7 @@ pub trait RunLog: Send + Sync {
     /// assert_eq!(log.claim("t", "claimed")?.as_deref(), Some("alice"));
     /// assert_eq!(log.claim("t", "plain")?, None);
     /// assert_eq!(log.claim("t", "unknown")?, None);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn claim(&self, thread_id: &str, run_id: &str) -> Result<Option<String>, StoreError>;
 
@@ -475,12 +477,12 @@ pub trait RunLog: Send + Sync {
     /// abandoned. A no-op for a log no other process reads (the default).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::{MemoryRunLog, RunLog};
     ///
     /// let log = MemoryRunLog::new();
     /// log.touch("t", "r")?; // one process: nothing to tell
     /// assert_eq!(log.touched("t", "r")?, None);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn touch(&self, thread_id: &str, run_id: &str) -> Result<(), StoreError> {
         let _ = (thread_id, run_id);
@@ -505,7 +507,7 @@ pub trait RunLog: Send + Sync {
     /// from threads that may block.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{MemoryRunLog, RunLog};
+    /// use a2ui_stream::agui::{MemoryRunLog, RunLog};
     /// use std::time::{Duration, Instant};
     ///
     /// let log = MemoryRunLog::new();
@@ -514,7 +516,7 @@ pub trait RunLog: Send + Sync {
     /// let begun = Instant::now();
     /// assert!(log.wait_after("t", "r", 0, 10, Duration::from_millis(50))?.is_empty());
     /// assert!(begun.elapsed() >= Duration::from_millis(50));
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     fn blocks(&self) -> bool {
         true
@@ -528,8 +530,8 @@ pub trait RunLog: Send + Sync {
 /// `record` fails with [`StoreError::Conflict`] rather than interleave.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog, StoreError};
-/// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
+/// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError};
+/// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
 /// use std::sync::Arc;
 ///
 /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
@@ -564,13 +566,13 @@ impl RunRecorder {
     /// events (`expected` is its next seq, `got` is 1).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
+    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog};
     /// use std::sync::Arc;
     ///
     /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
     /// let recorder = RunRecorder::new(log, "thread-1", "run-1")?;
     /// assert_eq!(recorder.last_seq(), 0);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn new(
         log: Arc<dyn RunLog>,
@@ -596,8 +598,8 @@ impl RunRecorder {
     /// events, [`StoreError::Backend`] if `events` is empty.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog, StoreError};
-    /// use a2ui_stream::agui::{Event, RunFinished, RunStarted};
+    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
     /// use std::sync::Arc;
     ///
     /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
@@ -636,7 +638,7 @@ impl RunRecorder {
     /// stored, and the next call starts at the same number.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
+    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog};
     /// use a2ui_stream::agui::RunBuilder;
     /// use std::sync::Arc;
     ///
@@ -648,7 +650,7 @@ impl RunRecorder {
     /// let stored = recorder.record(&events)?;
     /// assert_eq!(stored.iter().map(|s| s.seq).collect::<Vec<_>>(), [1, 2, 3]);
     /// assert!(recorder.record(&[])?.is_empty());
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn record(&mut self, events: &[Event]) -> Result<Vec<Stored>, StoreError> {
         if events.is_empty() {
@@ -666,15 +668,15 @@ impl RunRecorder {
     /// The sequence number of the last event recorded (0 before the first).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, RunRecorder, MemoryRunLog};
-    /// use a2ui_stream::agui::{Event, StepStarted};
+    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog};
+    /// use a2ui_stream::agui::events::{Event, StepStarted};
     /// use std::sync::Arc;
     ///
     /// let log: Arc<dyn RunLog> = Arc::new(MemoryRunLog::new());
     /// let mut recorder = RunRecorder::new(log, "t", "r")?;
     /// recorder.record(&[Event::from(StepStarted::new("a")), Event::from(StepStarted::new("b"))])?;
     /// assert_eq!(recorder.last_seq(), 2);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn last_seq(&self) -> u64 {
         self.next_seq.saturating_sub(1)

@@ -113,8 +113,8 @@ return 1
 /// Nothing expires: runs and messages stay until deleted (see `docs/storage.md`).
 ///
 /// ```no_run
-/// use a2ui_stream::agui::store::{RedisRunLog, RunLog};
-/// use a2ui_stream::agui::{Event, RunStarted};
+/// use a2ui_stream::agui::{RedisRunLog, RunLog};
+/// use a2ui_stream::agui::events::{Event, RunStarted};
 /// use std::sync::Arc;
 ///
 /// let log: Arc<dyn RunLog> =
@@ -122,7 +122,7 @@ return 1
 /// log.append("thread-1", "run-1", 1, &[Event::from(RunStarted::new("thread-1", "run-1"))])?;
 /// // Any other process with the same URL and prefix sees the run.
 /// assert_eq!(log.status("thread-1", "run-1")?.map(|s| s.last_seq), Some(1));
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
 pub struct RedisRunLog {
     client: Client,
@@ -160,7 +160,7 @@ impl RedisRunLog {
     /// with `a2ui:` unless [`with_prefix`](RedisRunLog::with_prefix) says otherwise.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RedisRunLog, StoreError};
+    /// use a2ui_stream::agui::{RedisRunLog, StoreError};
     ///
     /// let err = RedisRunLog::open("not a url").unwrap_err();
     /// assert!(matches!(err, StoreError::Backend(ref m) if m.starts_with("opening Redis")));
@@ -188,10 +188,10 @@ impl RedisRunLog {
     /// applications (or test runs) can share one Redis without seeing each other's runs.
     ///
     /// ```no_run
-    /// use a2ui_stream::agui::store::RedisRunLog;
+    /// use a2ui_stream::agui::RedisRunLog;
     ///
     /// let log = RedisRunLog::open("redis://127.0.0.1:6379/")?.with_prefix("staging");
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();

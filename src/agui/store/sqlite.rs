@@ -67,8 +67,8 @@ CREATE TABLE messages (
 /// stopped would otherwise stay open forever, and clients following them would wait in vain.
 ///
 /// ```
-/// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
-/// use a2ui_stream::agui::{Event, RunStarted};
+/// use a2ui_stream::agui::{RunLog, SqliteRunLog};
+/// use a2ui_stream::agui::events::{Event, RunStarted};
 ///
 /// let dir = std::env::temp_dir().join(format!("a2ui-store-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
@@ -82,7 +82,7 @@ CREATE TABLE messages (
 /// assert_eq!(log.read_after("t", "r", 0, 10)?.len(), 1);
 /// # drop(log);
 /// # std::fs::remove_dir_all(&dir).unwrap();
-/// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+/// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
 pub struct SqliteRunLog {
     conn: Mutex<Connection>,
@@ -138,7 +138,7 @@ impl SqliteRunLog {
     /// than this build knows).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{SqliteRunLog, StoreError};
+    /// use a2ui_stream::agui::{SqliteRunLog, StoreError};
     ///
     /// let missing = std::env::temp_dir().join("no-such-dir-a2ui").join("runs.sqlite");
     /// let err = SqliteRunLog::open(&missing).unwrap_err();
@@ -156,11 +156,11 @@ impl SqliteRunLog {
     /// A log in memory, gone when the value is dropped (for tests and examples).
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog};
+    /// use a2ui_stream::agui::{RunLog, SqliteRunLog};
     ///
     /// let log = SqliteRunLog::in_memory()?;
     /// assert_eq!(log.status("t", "r")?, None);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn in_memory() -> Result<Self, StoreError> {
         let conn = Connection::open_in_memory()
@@ -223,8 +223,8 @@ impl SqliteRunLog {
     /// would end too.
     ///
     /// ```
-    /// use a2ui_stream::agui::store::{RunLog, SqliteRunLog, SERVER_RESTARTED};
-    /// use a2ui_stream::agui::{Event, RunStarted};
+    /// use a2ui_stream::agui::{RunLog, SqliteRunLog, SERVER_RESTARTED};
+    /// use a2ui_stream::agui::events::{Event, RunStarted};
     ///
     /// let log = SqliteRunLog::in_memory()?;
     /// log.append("t", "r", 1, &[Event::from(RunStarted::new("t", "r"))])?;
@@ -234,7 +234,7 @@ impl SqliteRunLog {
     /// assert_eq!(error.code.as_deref(), Some(SERVER_RESTARTED));
     /// assert!(log.status("t", "r")?.unwrap().ended);
     /// assert_eq!(log.end_open_runs("again")?, 0);
-    /// # Ok::<(), a2ui_stream::agui::store::StoreError>(())
+    /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn end_open_runs(&self, message: &str) -> Result<usize, StoreError> {
         let failed = |e: rusqlite::Error| StoreError::Backend(format!("ending open runs: {e}"));
