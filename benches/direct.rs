@@ -44,7 +44,11 @@ fn run(validator: &Arc<Validator>, keys: &[String], mode: Emission, pieces: &[&s
     let mut parser = DirectJsonParser::new(Arc::clone(validator), keys.iter().cloned(), mode);
     let mut out = 0;
     for piece in pieces {
-        let parts = parser.parse_chunk(piece).expect("the response parses");
+        let parts: Vec<Part> = parser
+            .feed(piece)
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .expect("the response parses");
         out += parts.len();
     }
     out
@@ -59,7 +63,11 @@ fn bytes_out(
     let mut parser = DirectJsonParser::new(Arc::clone(validator), keys.iter().cloned(), mode);
     let mut n = 0;
     for piece in pieces {
-        for part in parser.parse_chunk(piece).expect("the response parses") {
+        for part in parser
+            .feed(piece)
+            .into_iter()
+            .map(|p| p.expect("the response parses"))
+        {
             n += match part {
                 Part::Text(t) => t.len(),
                 Part::A2ui(messages) => serde_json::to_string(&messages).map_or(0, |s| s.len()),

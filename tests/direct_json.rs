@@ -13,7 +13,7 @@ use std::sync::Arc;
 use a2ui_stream::Version;
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::direct::{self, DirectJsonParser, Part, RawPart};
+use a2ui_stream::official::direct::{self, DirectJsonParser, Error, Part, RawPart};
 use a2ui_stream::official::validator::Validator;
 use serde_json::{Value, json};
 
@@ -50,6 +50,12 @@ fn suite_part(part: &Part) -> Value {
     }
 }
 
+/// A chunk as the SDK's `parse_chunk` answers it: what it made ready, or its first error (the
+/// SDK raises, and what the chunk made ready before the error is lost with it).
+fn sdk_step(p: &mut DirectJsonParser, input: &str) -> Result<Vec<Part>, Error> {
+    p.feed(input).into_iter().collect()
+}
+
 fn parser(v1: &Path, case: &Value, mode: Emission) -> DirectJsonParser {
     let keys: Vec<String> = case["args"]["progressive_keys"]
         .as_array()
@@ -73,7 +79,7 @@ fn streaming_case(v1: &Path, case: &Value) -> Result<(), String> {
     let mut all = Vec::new();
     for (n, step) in steps.iter().enumerate() {
         let input = step["input"].as_str().ok_or("step without input")?;
-        let got = p.parse_chunk(input);
+        let got = sdk_step(&mut p, input);
         match (&got, step.get("expect_error")) {
             (Err(e), Some(want)) => {
                 let category = want["category"].as_str().unwrap_or_default();
@@ -107,8 +113,7 @@ fn streaming_case(v1: &Path, case: &Value) -> Result<(), String> {
     if case["expect_matches_single_shot"] == json!(true) {
         let whole: String = steps.iter().filter_map(|s| s["input"].as_str()).collect();
         let mut one = parser(v1, case, Emission::Official);
-        let got: Vec<Value> = one
-            .parse_chunk(&whole)
+        let got: Vec<Value> = sdk_step(&mut one, &whole)
             .map_err(|e| format!("single shot: {e}"))?
             .iter()
             .map(suite_part)

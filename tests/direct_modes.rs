@@ -55,7 +55,11 @@ fn states(text: &str, cuts: &[usize], mode: Emission) -> Vec<RendererState> {
         if end <= start || !text.is_char_boundary(end) {
             continue;
         }
-        for part in parser.parse_chunk(&text[start..end]).unwrap() {
+        for part in parser
+            .feed(&text[start..end])
+            .into_iter()
+            .map(Result::unwrap)
+        {
             if let Part::A2ui(messages) = part {
                 for m in messages {
                     state.apply(&m).unwrap_or_else(|e| panic!("{m}: {e}"));

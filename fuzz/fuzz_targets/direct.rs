@@ -50,7 +50,7 @@ fn run(pieces: &[&str], mode: Emission) -> Option<RendererState> {
     let mut parser = DirectJsonParser::new(validator(), ["text", "title"], mode);
     let mut state = RendererState::new();
     for piece in pieces {
-        for part in parser.parse_chunk(piece).ok()? {
+        for part in parser.feed(piece).into_iter().collect::<Result<Vec<_>, _>>().ok()? {
             if let Part::A2ui(messages) = part {
                 for m in &messages {
                     let _ = state.apply(m);
@@ -58,7 +58,7 @@ fn run(pieces: &[&str], mode: Emission) -> Option<RendererState> {
             }
         }
     }
-    parser.finish().ok()?;
+    parser.finish().into_iter().collect::<Result<Vec<_>, _>>().ok()?;
     Some(state)
 }
 

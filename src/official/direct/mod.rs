@@ -37,8 +37,16 @@
 //! let catalog = Catalog::new(Version::V09, json!(null), json!({"components": {}}), json!(null));
 //! let validator = Arc::new(Validator::new(&catalog)?);
 //! let mut parser = DirectJsonParser::new(validator, ["text"], Emission::Official);
-//! let mut parts = parser.parse_chunk("Here it is.\n<a2ui-json>[{\"version\": \"v0.9\", ")?;
-//! parts.extend(parser.parse_chunk("\"deleteSurface\": {\"surfaceId\": \"s\"}}]</a2ui-json>")?);
+//! let mut parts = Vec::new();
+//! for chunk in ["Here it is.\n<a2ui-json>[{\"version\": \"v0.9\", ",
+//!               "\"deleteSurface\": {\"surfaceId\": \"s\"}}]</a2ui-json>"] {
+//!     for part in parser.feed(chunk) {
+//!         parts.push(part?);
+//!     }
+//! }
+//! for part in parser.finish() {
+//!     parts.push(part?);
+//! }
 //! assert_eq!(parts[0], Part::Text("Here it is.".into()));
 //! assert_eq!(parts[1], Part::A2ui(vec![json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}})]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -51,6 +59,7 @@ mod text;
 
 use std::collections::HashSet;
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -63,13 +72,40 @@ use emit::{Candidate, Emitted, Stamp};
 
 pub use response::{RawPart, parse_response, unwrap, wrap};
 
-/// One part of what a chunk yields: text, or the messages that became ready.
+/// One part of what a chunk yields: text, or the messages that became ready, as
+/// `serde_json::Value` trees or (from a parser made with [`DirectJsonParser::json`]) as their
+/// compact JSON text.
+///
+/// ```
+/// use a2ui_stream::official::direct::Part;
+/// let part: Part = Part::A2ui(vec![serde_json::json!({"deleteSurface": {"surfaceId": "s"}})]);
+/// let text: Part<String> = Part::A2ui(vec![r#"{"deleteSurface":{"surfaceId":"s"}}"#.into()]);
+/// assert_ne!(Part::<String>::Text("Hi".into()), text);
+/// # drop(part);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub enum Part {
+pub enum Part<M = Value> {
     /// Conversational text outside blocks.
     Text(String),
     /// Messages, in the order a renderer applies them.
-    A2ui(Vec<Value>),
+    A2ui(Vec<M>),
+}
+
+/// The two forms a parser hands messages out in: trees or compact JSON text.
+trait Form: Sized {
+    fn from_value(value: Value) -> Self;
+}
+
+impl Form for Value {
+    fn from_value(value: Value) -> Value {
+        value
+    }
+}
+
+impl Form for String {
+    fn from_value(value: Value) -> String {
+        value.to_string()
+    }
 }
 
 /// Why a response could not be parsed.
@@ -97,7 +133,7 @@ pub enum ErrorKind {
 /// use std::sync::Arc;
 /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
 /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
-/// let err = parser.parse_chunk("<a2ui-json>not json</a2ui-json>").unwrap_err();
+/// let err = parser.feed("<a2ui-json>not json</a2ui-json>").remove(0).unwrap_err();
 /// assert_eq!((err.kind(), err.offset()), (ErrorKind::Parse, 11));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -141,9 +177,11 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The streaming parser; see the [module documentation](self).
+/// The streaming parser; see the [module documentation](self). Messages come out as
+/// `serde_json::Value` trees, or as their compact JSON text from a parser made with
+/// [`json`](DirectJsonParser::json).
 #[derive(Debug)]
-pub struct DirectJsonParser {
+pub struct DirectJsonParser<M = Value> {
     validator: Arc<Validator>,
     progressive: HashSet<String>,
     mode: Emission,
@@ -159,6 +197,7 @@ pub struct DirectJsonParser {
     emitted: Emitted,
     /// Bytes of the response taken so far.
     fed: u64,
+    form: PhantomData<fn() -> M>,
 }
 
 impl DirectJsonParser {
@@ -173,8 +212,8 @@ impl DirectJsonParser {
     /// # use serde_json::json;
     /// # let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!(null));
     /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), ["greeting"], Emission::Official);
-    /// let parts = parser.parse_chunk(r#"<a2ui-json>[{"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"#)?;
-    /// assert_eq!(parts, [Part::A2ui(vec![json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"}}})])]);
+    /// let parts = parser.feed(r#"<a2ui-json>[{"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"#);
+    /// assert_eq!(parts, [Ok(Part::A2ui(vec![json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"greeting": "Hel"}}})]))]);
     /// # use std::sync::Arc;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -194,6 +233,41 @@ impl DirectJsonParser {
             run: text::Run::default(),
             emitted: Emitted::default(),
             fed: 0,
+            form: PhantomData,
+        }
+    }
+}
+
+impl<M> DirectJsonParser<M> {
+    /// The same parser, handing out each message as its compact JSON text (what `serde_json`
+    /// writes for the `Value`), what a server sends on.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official).json();
+    /// let parts: Vec<_> = parser.feed(r#"<a2ui-json>[{"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}]</a2ui-json>"#)
+    ///     .into_iter().collect::<Result<_, _>>()?;
+    /// assert_eq!(parts, [Part::A2ui(vec![r#"{"deleteSurface":{"surfaceId":"s"},"version":"v0.9"}"#.to_owned()])]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn json(self) -> DirectJsonParser<String> {
+        DirectJsonParser {
+            validator: self.validator,
+            progressive: self.progressive,
+            mode: self.mode,
+            wrapped: self.wrapped,
+            block: self.block,
+            block_at: self.block_at,
+            held: self.held,
+            run: self.run,
+            emitted: self.emitted,
+            fed: self.fed,
+            form: PhantomData,
         }
     }
 
@@ -209,11 +283,11 @@ impl DirectJsonParser {
     /// # use std::sync::Arc;
     /// # let catalog = Catalog::new(Version::V09, json!(null), json!({}), json!(null));
     /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official).unwrapped();
-    /// let parts = parser.parse_chunk(r#"[{"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}]"#)?;
+    /// let parts = parser.feed(r#"[{"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}]"#);
     /// assert_eq!(parts.len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn unwrapped(mut self) -> DirectJsonParser {
+    pub fn unwrapped(mut self) -> Self {
         self.wrapped = false;
         self.block = Some(self.new_block());
         self
@@ -227,12 +301,9 @@ impl DirectJsonParser {
         block
     }
 
-    /// Takes the next chunk of the response; returns what it made ready.
-    ///
-    /// An error ends the block it is in: the parts the chunk made ready before it are lost
-    /// with it, and the parser goes on with the text after the block.
-    pub fn parse_chunk(&mut self, chunk: &str) -> Result<Vec<Part>, Error> {
-        let mut parts = Vec::new();
+    /// The chunk loop: what `chunk` made ready goes into `out`, an error in its place; the
+    /// text after a block that failed is read on.
+    fn step(&mut self, chunk: &str, out: &mut Vec<Result<Part, Error>>) {
         let joined;
         let input: &str = if self.held.is_empty() {
             chunk
@@ -244,10 +315,18 @@ impl DirectJsonParser {
         let base = self.fed.saturating_sub(self.held_len_before(chunk, input));
         self.fed = self.fed.saturating_add(chunk.len() as u64);
         let mut rest = input;
+        let mut parts = Vec::new();
         while !rest.is_empty() {
             let at = base + (input.len() - rest.len()) as u64;
             if self.block.is_some() {
-                rest = self.in_block(rest, at, &mut parts)?;
+                rest = match self.in_block(rest, at, &mut parts) {
+                    Ok(after) => after,
+                    Err((e, after)) => {
+                        out.extend(parts.drain(..).map(Ok));
+                        out.push(Err(e));
+                        after
+                    }
+                };
                 continue;
             }
             match text::open_tag(rest.as_bytes()) {
@@ -270,7 +349,7 @@ impl DirectJsonParser {
                 }
             }
         }
-        Ok(parts)
+        out.extend(parts.into_iter().map(Ok));
     }
 
     /// How many bytes of `input` were held from before `chunk`.
@@ -285,32 +364,30 @@ impl DirectJsonParser {
         rest: &'a str,
         at: u64,
         parts: &mut Vec<Part>,
-    ) -> Result<&'a str, Error> {
+    ) -> Result<&'a str, (Error, &'a str)> {
         let Some(block) = self.block.as_mut() else {
             return Ok("");
         };
         match block.feed(rest.as_bytes()) {
-            Fed::Payload => {
-                self.ready(parts)?;
-                Ok("")
-            }
+            Fed::Payload => self.ready(parts).map(|()| "").map_err(|e| (e, "")),
             Fed::Hold(k) => {
-                self.ready(parts)?;
                 self.held = rest.get(k..).unwrap_or_default().to_owned();
-                Ok("")
+                self.ready(parts).map(|()| "").map_err(|e| (e, ""))
             }
             Fed::Closed { at: k, len } => {
-                if self.mode == Emission::ChangedOnly {
-                    self.ready(parts)?;
-                }
-                let block = self.block.take();
                 let after = rest.get(k + len..).unwrap_or_default();
-                let result = match block {
+                let early = if self.mode == Emission::ChangedOnly {
+                    self.ready(parts)
+                } else {
+                    Ok(())
+                };
+                let block = self.block.take();
+                let result = early.and_then(|()| match block {
                     Some(mut block) => self.close(&mut block, at + k as u64, parts),
                     None => Ok(()),
-                };
+                });
                 self.emitted = Emitted::default();
-                result.map(|()| after)
+                result.map(|()| after).map_err(|e| (e, after))
             }
         }
     }
@@ -442,8 +519,82 @@ impl DirectJsonParser {
         Ok(())
     }
 
-    /// Ends the response: the text held back (a possible tag start that never finished) goes
-    /// out; a block left open is an error.
+    /// The end of the response: the text held back goes out; a block left open is read as
+    /// closed there (unwrapped) or is an error (wrapped).
+    fn end(&mut self, out: &mut Vec<Result<Part, Error>>) {
+        if !self.wrapped
+            && let Some(mut block) = self.block.take()
+        {
+            let mut parts = Vec::new();
+            let closed = self.close(&mut block, self.fed, &mut parts);
+            out.extend(parts.into_iter().map(Ok));
+            out.extend(closed.err().map(Err));
+            return;
+        }
+        if self.block.take().is_some() {
+            out.push(Err(Error::new(
+                ErrorKind::Parse,
+                self.fed,
+                "The response ended inside a direct JSON block.",
+            )));
+            return;
+        }
+        let held = std::mem::take(&mut self.held);
+        if let Some(t) = self.run.take(&held) {
+            out.push(Ok(Part::Text(t)));
+        }
+    }
+
+    /// [`step`](Self::step) with the messages in form `M`.
+    fn feed_as<F: Form>(&mut self, chunk: &str) -> Vec<Result<Part<F>, Error>> {
+        let mut out = Vec::new();
+        self.step(chunk, &mut out);
+        out.into_iter().map(into_form).collect()
+    }
+
+    /// [`end`](Self::end) with the messages in form `M`.
+    fn finish_as<F: Form>(&mut self) -> Vec<Result<Part<F>, Error>> {
+        let mut out = Vec::new();
+        self.end(&mut out);
+        out.into_iter().map(into_form).collect()
+    }
+}
+
+/// A part with its messages in form `F`.
+fn into_form<F: Form>(part: Result<Part, Error>) -> Result<Part<F>, Error> {
+    part.map(|p| match p {
+        Part::Text(t) => Part::Text(t),
+        Part::A2ui(messages) => Part::A2ui(messages.into_iter().map(F::from_value).collect()),
+    })
+}
+
+impl DirectJsonParser {
+    /// Takes the next chunk of the response; returns, in order, what it made ready and the
+    /// errors it met, each in its place.
+    ///
+    /// An error ends the block it is in: the parts the block made ready in this chunk before
+    /// it come out before it, and the parser goes on with the text after the block.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, ErrorKind, Part};
+    /// # use a2ui_stream::official::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
+    /// let out = parser.feed("A <a2ui-json>not json</a2ui-json> B");
+    /// assert_eq!(out[0], Ok(Part::Text("A".into())));
+    /// assert_eq!(out[1].as_ref().unwrap_err().kind(), ErrorKind::Parse);
+    /// assert_eq!(out[2], Ok(Part::Text("B".into()))); // text is trimmed, as the SDK does
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn feed(&mut self, chunk: &str) -> Vec<Result<Part, Error>> {
+        self.feed_as(chunk)
+    }
+
+    /// Ends the response, after its last chunk: the text held back (a possible tag start that
+    /// never finished) goes out; a block left open is an error.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -453,29 +604,49 @@ impl DirectJsonParser {
     /// # use std::sync::Arc;
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
     /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
-    /// assert_eq!(parser.parse_chunk("1 <a2ui")?, [Part::Text("1".into())]);
-    /// assert_eq!(parser.finish()?, [Part::Text(" <a2ui".into())]);
+    /// assert_eq!(parser.feed("1 <a2ui"), [Ok(Part::Text("1".into()))]);
+    /// assert_eq!(parser.finish(), [Ok(Part::Text(" <a2ui".into()))]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn finish(&mut self) -> Result<Vec<Part>, Error> {
-        let mut parts = Vec::new();
-        if !self.wrapped
-            && let Some(mut block) = self.block.take()
-        {
-            self.close(&mut block, self.fed, &mut parts)?;
-            return Ok(parts);
-        }
-        if self.block.take().is_some() {
-            return Err(Error::new(
-                ErrorKind::Parse,
-                self.fed,
-                "The response ended inside a direct JSON block.",
-            ));
-        }
-        let held = std::mem::take(&mut self.held);
-        if let Some(t) = self.run.take(&held) {
-            parts.push(Part::Text(t));
-        }
-        Ok(parts)
+    pub fn finish(&mut self) -> Vec<Result<Part, Error>> {
+        self.finish_as()
+    }
+}
+
+impl DirectJsonParser<String> {
+    /// [`DirectJsonParser::feed`] with each message as its compact JSON text.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official).json();
+    /// let out = parser.feed(r#"<a2ui-json>[{"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}]"#);
+    /// assert_eq!(out, [Ok(Part::A2ui(vec![r#"{"deleteSurface":{"surfaceId":"s"},"version":"v0.9"}"#.to_owned()]))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn feed(&mut self, chunk: &str) -> Vec<Result<Part<String>, Error>> {
+        self.feed_as(chunk)
+    }
+
+    /// [`DirectJsonParser::finish`] with each message as its compact JSON text.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, Part};
+    /// # use a2ui_stream::official::Emission;
+    /// # use a2ui_stream::official::validator::Validator;
+    /// # use std::sync::Arc;
+    /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official).json();
+    /// parser.feed("Bye <a2ui");
+    /// assert_eq!(parser.finish(), [Ok(Part::Text(" <a2ui".into()))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn finish(&mut self) -> Vec<Result<Part<String>, Error>> {
+        self.finish_as()
     }
 }
