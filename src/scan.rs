@@ -17,13 +17,47 @@ use std::borrow::Cow;
 
 /// The text of a JSON string the lexer has checked, from its raw bytes (quotes included):
 /// borrowed when it has no escapes, decoded otherwise.
+/// A raw control character (read by a [lenient](Lexer::lenient) lexer) stays as it is.
 pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(raw).ok().map(Cow::Owned)
+        serde_json::from_slice::<String>(&escape_controls(raw))
+            .ok()
+            .map(Cow::Owned)
     } else {
         std::str::from_utf8(inner).ok().map(Cow::Borrowed)
     }
+}
+
+/// JSON text with every raw control character (below U+0020) inside its strings written as a
+/// `\u00XX` escape: what a [lenient](Lexer::lenient) lexer read, made valid JSON with the same
+/// value. Outside strings the only such bytes are white space, which stays. Borrowed when there
+/// is nothing to escape.
+pub(crate) fn escape_controls(json: &[u8]) -> Cow<'_, [u8]> {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut out: Option<Vec<u8>> = None;
+    for (k, &b) in json.iter().enumerate() {
+        let raw_control = in_string && b < 0x20;
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+        }
+        if raw_control {
+            let buf = out.get_or_insert_with(|| json.get(..k).unwrap_or_default().to_vec());
+            buf.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        } else if let Some(buf) = out.as_mut() {
+            buf.push(b);
+        }
+    }
+    out.map_or(Cow::Borrowed(json), Cow::Owned)
 }
 
 #[cfg(feature = "official")]
@@ -38,7 +72,7 @@ pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
     quoted.push(b'"');
     quoted.extend_from_slice(body.as_bytes());
     quoted.push(b'"');
-    serde_json::from_slice::<String>(&quoted)
+    serde_json::from_slice::<String>(&escape_controls(&quoted))
         .ok()
         .map(Cow::Owned)
 }
@@ -252,6 +286,9 @@ pub(crate) struct Lexer {
     scalar_depths: u64,
     /// The digits of the number being read (to reject numbers `serde_json` cannot hold).
     num: Vec<u8>,
+    /// Reads what models write and the official SDK's reader accepts: a comma before a closing
+    /// bracket, and raw control characters inside strings (see [`Lexer::lenient`]).
+    lenient: bool,
 }
 
 #[inline]
@@ -287,7 +324,15 @@ impl Lexer {
             string_depths: u64::MAX,
             scalar_depths: 0,
             num: Vec::new(),
+            lenient: false,
         }
+    }
+
+    /// Accepts, from now on, a comma before `}` or `]` and raw control characters (below
+    /// U+0020) inside strings, as the official SDK's direct-JSON reader does; a caller that hands
+    /// the bytes on makes them valid JSON ([`escape_controls`], and leaving the comma out).
+    pub(crate) fn lenient(&mut self) {
+        self.lenient = true;
     }
 
     /// Limits what [`Lexer::next`] stops at: containers opening to, or closing back to, a depth of
@@ -570,6 +615,10 @@ impl Lexer {
                             *pos += 1;
                             self.st = St::Esc;
                         }
+                        0..=0x1F if self.lenient => {
+                            self.cap_push(&[b]);
+                            *pos += 1;
+                        }
                         0..=0x1F => return Tok::Err(ErrorKind::ControlCharacterInString),
                         _ => {
                             let width = utf8_width(b) as usize;
@@ -713,7 +762,7 @@ impl Lexer {
                         if self.reports_strings() {
                             return Tok::StrStart;
                         }
-                    } else if b == b'}' && self.st == St::KeyOrClose {
+                    } else if b == b'}' && (self.st == St::KeyOrClose || self.lenient) {
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();
@@ -732,7 +781,10 @@ impl Lexer {
                 St::Value | St::ValueOrClose => {
                     if is_ws(b) {
                         *pos += 1;
-                    } else if b == b']' && self.st == St::ValueOrClose {
+                    } else if b == b']'
+                        && (self.st == St::ValueOrClose
+                            || (self.lenient && self.stack.last() == Some(&b'[')))
+                    {
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();

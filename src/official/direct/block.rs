@@ -109,6 +109,8 @@ pub(super) struct Block {
 impl Block {
     pub(super) fn new(whole_components: bool) -> Block {
         let mut lex = Lexer::new(MAX_DEPTH);
+        // The SDK reads a comma before a closing bracket and raw control characters in strings.
+        lex.lenient();
         lex.report(usize::MAX, u64::MAX);
         lex.report_scalars(u64::MAX);
         Block {

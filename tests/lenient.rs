@@ -1,0 +1,254 @@
+//! The direct-JSON parser on what models write that is not strict JSON (a comma before a closing
+//! bracket, raw line breaks and other control characters in strings, curly quotes), against the
+//! answers of the official SDK 0.9.0 recorded in `tests/lenient/golden.json` by
+//! `tests/lenient/record.py`:
+//!
+//! - the whole response in one chunk gives the SDK's parts, or an error where the SDK raises;
+//! - every chunking (the SDK's 1, 3 and 7 characters, and arbitrary ones) gives the same verdict
+//!   and leaves a renderer with the same surfaces as the whole response.
+//!
+//! Curly double quotes used as JSON quotes are the one slip read differently: the SDK straightens
+//! every curly quote of a block that does not read (changing `’` to `'` inside its strings too);
+//! this parser reports the block as not JSON, at the quote. The cases that hold one are checked
+//! to give that error.
+#![cfg(feature = "official")]
+
+use std::sync::Arc;
+
+use a2ui_stream::Version;
+use a2ui_stream::official::Emission;
+use a2ui_stream::official::catalog::Catalog;
+use a2ui_stream::official::direct::{DirectJsonParser, Part};
+use a2ui_stream::official::validator::Validator;
+use a2ui_stream::renderer::RendererState;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// One recorded case.
+struct Case {
+    name: String,
+    response: String,
+    version: Version,
+    wrapped: bool,
+    keys: Vec<String>,
+    /// The SDK's parts for the whole response, or `None` when it raised.
+    whole: Option<Vec<Value>>,
+    /// Whether the SDK raised on some chunking.
+    chunked_error: bool,
+}
+
+impl Case {
+    /// Whether a curly double quote stands where JSON wants a quote (see the file's header).
+    fn curly_quoted(&self) -> bool {
+        let block = match (
+            self.response.find("<a2ui-json>"),
+            self.response.rfind("</a2ui-json>"),
+        ) {
+            (Some(open), Some(close)) if open < close => &self.response[open..close],
+            _ => self.response.as_str(),
+        };
+        block.contains(['\u{201c}', '\u{201d}'])
+            && self.whole.is_some()
+            && !self.name.contains("inside_normal_string")
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lenient/golden.json");
+    let golden: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let golden = golden.as_array().unwrap();
+    assert!(
+        golden.len() >= 50,
+        "the corpus holds {} cases",
+        golden.len()
+    );
+    golden
+        .iter()
+        .map(|c| {
+            let outcome = |chunking: &str| {
+                c.get("outcome")
+                    .or_else(|| c["chunkings"].get(chunking))
+                    .cloned()
+                    .unwrap()
+            };
+            let whole = outcome("whole");
+            Case {
+                name: c["name"].as_str().unwrap().to_owned(),
+                response: c["response"].as_str().unwrap().to_owned(),
+                version: Version::parse(c["version"].as_str().unwrap()).unwrap(),
+                wrapped: c["wrapped"] != json!(false),
+                keys: c["progressive_keys"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|k| k.as_str().unwrap().to_owned())
+                    .collect(),
+                whole: whole["error"]
+                    .is_null()
+                    .then(|| whole["parts"].as_array().unwrap().clone()),
+                chunked_error: ["1", "3", "7"]
+                    .iter()
+                    .any(|n| !outcome(n)["error"].is_null()),
+            }
+        })
+        .collect()
+}
+
+fn validator(version: Version) -> Arc<Validator> {
+    Catalog::builtin(version).validator().unwrap()
+}
+
+fn parser(case: &Case) -> DirectJsonParser {
+    let p = DirectJsonParser::new(validator(case.version), &case.keys, Emission::Official);
+    if case.wrapped { p } else { p.unwrapped() }
+}
+
+/// A part as the recording writes it.
+fn recorded(part: &Part) -> Value {
+    match part {
+        Part::Text(text) => json!({"text": text}),
+        Part::A2ui(messages) => json!({"a2ui": messages}),
+    }
+}
+
+/// The response fed in `pieces`, then the end: every part, and whether any error came.
+fn run(case: &Case, pieces: &[&str]) -> (Vec<Part>, bool) {
+    let (parts, errors) = run_with_errors(case, pieces);
+    (parts, !errors.is_empty())
+}
+
+/// The response fed in `pieces`: every part, and every error.
+fn run_with_errors(case: &Case, pieces: &[&str]) -> (Vec<Part>, Vec<String>) {
+    run_to(case, pieces, true)
+}
+
+/// The response fed in `pieces`, with the end (`finish`) or without it (as the SDK, which has
+/// no end call): every part, and every error.
+fn run_to(case: &Case, pieces: &[&str], end: bool) -> (Vec<Part>, Vec<String>) {
+    let mut p = parser(case);
+    let mut parts = Vec::new();
+    let mut errors = Vec::new();
+    let mut results: Vec<_> = pieces.iter().flat_map(|piece| p.feed(piece)).collect();
+    if end {
+        results.extend(p.finish());
+    }
+    for result in results {
+        match result {
+            Ok(part) => parts.push(part),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    (parts, errors)
+}
+
+/// What a renderer holds after `parts`.
+fn rendered(parts: &[Part]) -> RendererState {
+    let mut state = RendererState::new();
+    for part in parts {
+        if let Part::A2ui(messages) = part {
+            for m in messages {
+                let _ = state.apply(m);
+            }
+        }
+    }
+    state
+}
+
+/// `text` cut into pieces of `n` characters.
+fn pieces(text: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.char_indices().nth(n).map_or(rest.len(), |(k, _)| k);
+        let (head, tail) = rest.split_at(end);
+        out.push(head);
+        rest = tail;
+    }
+    out
+}
+
+#[test]
+fn the_whole_response_reads_as_the_sdk_reads_it() {
+    let mut wrong = Vec::new();
+    for case in cases() {
+        if case.curly_quoted() {
+            let (parts, errors) = run_to(&case, &[&case.response], true);
+            let quote = case.response.find(['\u{201c}', '\u{201d}']).unwrap();
+            if !errors.iter().any(|e| e.contains("not JSON")) {
+                wrong.push(format!(
+                    "{}: curly quote at {quote} read: {parts:?}",
+                    case.name
+                ));
+            }
+            continue;
+        }
+        let (parts, errors) = run_to(&case, &[&case.response], false);
+        let ours = errors
+            .is_empty()
+            .then(|| parts.iter().map(recorded).collect::<Vec<_>>());
+        if ours != case.whole {
+            wrong.push(format!(
+                "{}: the SDK gives {:?}\n  this parser gives {:?} {errors:?}",
+                case.name, case.whole, ours
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_recorded_chunking_gives_the_verdict_and_surfaces_of_the_whole() {
+    for case in cases() {
+        let (whole, whole_failed) = run(&case, &[&case.response]);
+        if !case.curly_quoted() {
+            // Before the end, which the SDK has no call for: its verdict on its chunkings.
+            let (_, errors) = run_to(&case, &[&case.response], false);
+            assert_eq!(!errors.is_empty(), case.chunked_error, "{}", case.name);
+        }
+        for n in [1, 3, 7] {
+            let (parts, failed) = run(&case, &pieces(&case.response, n));
+            assert_eq!(
+                failed, whole_failed,
+                "{} in {n}-character pieces",
+                case.name
+            );
+            if whole_failed {
+                // Streamed, what read before the fault was shown, as the SDK shows it.
+                continue;
+            }
+            assert_eq!(
+                rendered(&parts),
+                rendered(&whole),
+                "{} in {n}-character pieces",
+                case.name
+            );
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_chunking_gives_the_verdict_and_surfaces_of_the_whole(
+        pick in any::<prop::sample::Index>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+    ) {
+        let cases = cases();
+        let case = &cases[pick.index(cases.len())];
+        let text = case.response.as_str();
+        let mut at: Vec<usize> = cuts
+            .iter()
+            .map(|c| c.index(text.len() + 1))
+            .filter(|&k| text.is_char_boundary(k))
+            .collect();
+        at.extend([0, text.len()]);
+        at.sort_unstable();
+        at.dedup();
+        let pieces: Vec<&str> = at.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+        let (whole, whole_failed) = run(case, &[text]);
+        let (parts, failed) = run(case, &pieces);
+        prop_assert_eq!(failed, whole_failed, "{}", &case.name);
+        if !whole_failed {
+            prop_assert_eq!(rendered(&parts), rendered(&whole), "{}", &case.name);
+        }
+    }
+}
