@@ -54,6 +54,20 @@ pub struct Config {
     /// Most pieces one data-model update is split into (default 4096). Past it the rest is not
     /// split and the whole update follows the pieces.
     pub max_split_data_entries: usize,
+    /// Read the slips models make that the official SDK 0.9.0 reads too: a comma before a
+    /// closing bracket, and raw control characters (a line break, a tab) inside strings
+    /// (default `false`: they are errors). The messages handed out are repaired to valid JSON
+    /// with the same value: the comma left out, the character written as an escape.
+    ///
+    /// ```
+    /// use a2ui_stream::{Config, Event, Splitter};
+    /// let mut splitter = Splitter::with_config(Config { lenient: true, ..Config::default() });
+    /// let input = "<a2ui-json>{\"deleteSurface\":{\"surfaceId\":\"a\nb\",},}</a2ui-json>";
+    /// let Some(Ok(Event::Message(m))) = splitter.feed(input.as_bytes()).next() else { panic!() };
+    /// assert_eq!(m.as_str(), r#"{"deleteSurface":{"surfaceId":"a\u000ab"}}"#);
+    /// assert_eq!(m.surface_id(), Some("a\nb"));
+    /// ```
+    pub lenient: bool,
 }
 
 impl Default for Config {
@@ -66,6 +80,7 @@ impl Default for Config {
             dedup_components: true,
             split_data_depth: 2,
             max_split_data_entries: 4096,
+            lenient: false,
         }
     }
 }

@@ -353,6 +353,25 @@ impl PartialEq for Message {
 impl Eq for Message {}
 
 impl Message {
+    /// This message with its bytes [repaired](crate::scan::repair) to valid JSON (what a lenient
+    /// lexer read); its fields decoded from the bytes as they were.
+    pub(crate) fn repaired(self) -> Message {
+        let std::borrow::Cow::Owned(bytes) = crate::scan::repair(&self.bytes) else {
+            return self;
+        };
+        let decoded = |f: &Field| match f.get(&self.bytes) {
+            Some(text) => Field::Decoded(Arc::from(text)),
+            None => Field::None,
+        };
+        Message {
+            version: decoded(&self.version),
+            surface_id: decoded(&self.surface_id),
+            component_id: decoded(&self.component_id),
+            kind: self.kind,
+            bytes: Bytes::from(bytes),
+        }
+    }
+
     /// The JSON text of this one message.
     ///
     /// ```

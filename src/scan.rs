@@ -21,7 +21,7 @@ use std::borrow::Cow;
 pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(&escape_controls(raw))
+        serde_json::from_slice::<String>(&repair(raw))
             .ok()
             .map(Cow::Owned)
     } else {
@@ -29,17 +29,15 @@ pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     }
 }
 
-/// JSON text with every raw control character (below U+0020) inside its strings written as a
-/// `\u00XX` escape: what a [lenient](Lexer::lenient) lexer read, made valid JSON with the same
-/// value. Outside strings the only such bytes are white space, which stays. Borrowed when there
-/// is nothing to escape.
-pub(crate) fn escape_controls(json: &[u8]) -> Cow<'_, [u8]> {
+/// What a [lenient](Lexer::lenient) lexer read, made valid JSON with the same value: each comma
+/// before a closing bracket left out, each raw control character (below U+0020) inside a string
+/// written as a `\u00XX` escape. Borrowed when there is nothing to repair.
+pub(crate) fn repair(json: &[u8]) -> Cow<'_, [u8]> {
     let mut in_string = false;
     let mut escaped = false;
     let mut out: Option<Vec<u8>> = None;
     for (k, &b) in json.iter().enumerate() {
-        let raw_control = in_string && b < 0x20;
-        if in_string {
+        let fix: Option<&[u8]> = if in_string {
             if escaped {
                 escaped = false;
             } else if b == b'\\' {
@@ -47,14 +45,28 @@ pub(crate) fn escape_controls(json: &[u8]) -> Cow<'_, [u8]> {
             } else if b == b'"' {
                 in_string = false;
             }
-        } else if b == b'"' {
-            in_string = true;
-        }
-        if raw_control {
-            let buf = out.get_or_insert_with(|| json.get(..k).unwrap_or_default().to_vec());
-            buf.extend_from_slice(format!("\\u{b:04x}").as_bytes());
-        } else if let Some(buf) = out.as_mut() {
-            buf.push(b);
+            (b < 0x20).then_some(&[])
+        } else {
+            in_string = b == b'"';
+            let rest = json.get(k + 1..).unwrap_or_default();
+            let closes = rest
+                .iter()
+                .find(|c| !is_ws(**c))
+                .is_some_and(|c| matches!(c, b'}' | b']'));
+            (b == b',' && closes).then_some(&[])
+        };
+        match fix {
+            Some(_) => {
+                let buf = out.get_or_insert_with(|| json.get(..k).unwrap_or_default().to_vec());
+                if in_string {
+                    buf.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+                }
+            }
+            None => {
+                if let Some(buf) = out.as_mut() {
+                    buf.push(b);
+                }
+            }
         }
     }
     out.map_or(Cow::Borrowed(json), Cow::Owned)
@@ -72,7 +84,7 @@ pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
     quoted.push(b'"');
     quoted.extend_from_slice(body.as_bytes());
     quoted.push(b'"');
-    serde_json::from_slice::<String>(&escape_controls(&quoted))
+    serde_json::from_slice::<String>(&repair(&quoted))
         .ok()
         .map(Cow::Owned)
 }
@@ -289,6 +301,8 @@ pub(crate) struct Lexer {
     /// Reads what models write and the official SDK's reader accepts: a comma before a closing
     /// bracket, and raw control characters inside strings (see [`Lexer::lenient`]).
     lenient: bool,
+    /// Whether the lenient reading was needed since the last [`Lexer::begin_object`].
+    tolerated: bool,
 }
 
 #[inline]
@@ -325,14 +339,21 @@ impl Lexer {
             scalar_depths: 0,
             num: Vec::new(),
             lenient: false,
+            tolerated: false,
         }
     }
 
     /// Accepts, from now on, a comma before `}` or `]` and raw control characters (below
     /// U+0020) inside strings, as the official SDK's direct-JSON reader does; a caller that hands
-    /// the bytes on makes them valid JSON ([`escape_controls`], and leaving the comma out).
+    /// the bytes on makes them valid JSON ([`repair`]). [`Lexer::tolerated`] tells whether it had to.
     pub(crate) fn lenient(&mut self) {
         self.lenient = true;
+    }
+
+    /// Whether the top-level value begun with the last [`Lexer::begin_object`] needed the
+    /// [lenient](Lexer::lenient) reading, so that its bytes need a [`repair`].
+    pub(crate) fn tolerated(&self) -> bool {
+        self.tolerated
     }
 
     /// Limits what [`Lexer::next`] stops at: containers opening to, or closing back to, a depth of
@@ -372,6 +393,7 @@ impl Lexer {
         self.st = St::KeyOrClose;
         self.utf8_have = 0;
         self.capturing = false;
+        self.tolerated = false;
     }
 
     /// Nesting depth (1 inside the top-level object).
@@ -616,6 +638,7 @@ impl Lexer {
                             self.st = St::Esc;
                         }
                         0..=0x1F if self.lenient => {
+                            self.tolerated = true;
                             self.cap_push(&[b]);
                             *pos += 1;
                         }
@@ -763,6 +786,7 @@ impl Lexer {
                             return Tok::StrStart;
                         }
                     } else if b == b'}' && (self.st == St::KeyOrClose || self.lenient) {
+                        self.tolerated |= self.st == St::Key;
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();
@@ -785,6 +809,7 @@ impl Lexer {
                         && (self.st == St::ValueOrClose
                             || (self.lenient && self.stack.last() == Some(&b'[')))
                     {
+                        self.tolerated |= self.st == St::Value;
                         *pos += 1;
                         self.stack.pop();
                         self.after_value();

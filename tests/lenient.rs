@@ -7,6 +7,9 @@
 //! - every chunking (the SDK's 1, 3 and 7 characters, and arbitrary ones) gives the same verdict
 //!   and leaves a renderer with the same surfaces as the whole response.
 //!
+//! A splitter with [`Config::lenient`] reads the same slips and hands out valid JSON that leaves
+//! a renderer where the SDK's messages leave it, in every chunking.
+//!
 //! Curly double quotes used as JSON quotes are the one slip read differently: the SDK straightens
 //! every curly quote of a block that does not read (changing `’` to `'` inside its strings too);
 //! this parser reports the block as not JSON, at the quote. The cases that hold one are checked
@@ -15,12 +18,12 @@
 
 use std::sync::Arc;
 
-use a2ui_stream::Version;
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
 use a2ui_stream::official::direct::{DirectJsonParser, Part};
 use a2ui_stream::official::validator::Validator;
 use a2ui_stream::renderer::RendererState;
+use a2ui_stream::{Config, Event, Splitter, Version};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -250,5 +253,127 @@ proptest! {
         if !whole_failed {
             prop_assert_eq!(rendered(&parts), rendered(&whole), "{}", &case.name);
         }
+    }
+}
+
+/// The cases whose every block the SDK and the direct parser read, to the end.
+fn read_whole() -> Vec<Case> {
+    cases()
+        .into_iter()
+        .filter(|c| c.whole.is_some() && !run(c, &[&c.response]).1)
+        .collect()
+}
+
+/// What a renderer holds after the SDK's messages for the whole response.
+fn rendered_by_sdk(case: &Case) -> RendererState {
+    let mut state = RendererState::new();
+    for part in case.whole.iter().flatten() {
+        for m in part["a2ui"].as_array().into_iter().flatten() {
+            let _ = state.apply(m);
+        }
+    }
+    state
+}
+
+/// The response through a lenient splitter in `pieces`: what a renderer holds after its
+/// messages, each of which must be valid JSON, and its errors.
+fn split(case: &Case, pieces: &[&str]) -> (RendererState, Vec<String>) {
+    let mut splitter = Splitter::with_config(Config {
+        lenient: true,
+        ..config_of(case)
+    });
+    let mut state = RendererState::new();
+    let mut errors = Vec::new();
+    let mut take = |event: Result<Event, a2ui_stream::Error>| match event {
+        Ok(Event::Message(m)) => {
+            let value: Value = serde_json::from_slice(m.as_bytes())
+                .unwrap_or_else(|e| panic!("{}: {e}: {}", case.name, m.as_str()));
+            let _ = state.apply(&value);
+        }
+        Ok(Event::Text(_)) => {}
+        Err(e) => errors.push(e.to_string()),
+    };
+    for piece in pieces {
+        splitter.feed(piece.as_bytes()).for_each(&mut take);
+    }
+    splitter.finish().for_each(&mut take);
+    (state, errors)
+}
+
+#[test]
+fn a_lenient_splitter_hands_out_valid_json_with_the_sdks_result() {
+    let cases = read_whole();
+    assert!(cases.len() >= 20, "{} cases", cases.len());
+    for case in &cases {
+        for n in [0, 1, 3, 7] {
+            let pieces = if n == 0 {
+                vec![case.response.as_str()]
+            } else {
+                pieces(&case.response, n)
+            };
+            let (state, errors) = split(case, &pieces);
+            assert!(errors.is_empty(), "{} in {n}: {errors:?}", case.name);
+            assert_eq!(state, rendered_by_sdk(case), "{} in {n}", case.name);
+        }
+    }
+}
+
+#[test]
+fn a_strict_splitter_reports_the_slips_a_lenient_one_repairs() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name == "comma_before_brace")
+        .unwrap();
+    let mut splitter = Splitter::new();
+    let errors: Vec<_> = splitter
+        .feed(case.response.as_bytes())
+        .filter_map(Result::err)
+        .collect();
+    assert!(!errors.is_empty());
+}
+
+proptest! {
+    #[test]
+    fn a_lenient_splitter_gives_the_same_in_any_chunking(
+        pick in any::<prop::sample::Index>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+    ) {
+        let cases = read_whole();
+        let case = &cases[pick.index(cases.len())];
+        let text = case.response.as_str();
+        let mut at: Vec<usize> = cuts.iter().map(|c| c.index(text.len() + 1)).collect();
+        at.extend([0, text.len()]);
+        at.sort_unstable();
+        at.dedup();
+        // The splitter takes bytes: a cut may fall inside a character.
+        let pieces: Vec<&[u8]> = at.windows(2).map(|w| &text.as_bytes()[w[0]..w[1]]).collect();
+        let mut splitter = Splitter::with_config(Config { lenient: true, ..config_of(case) });
+        let mut events = Vec::new();
+        for piece in pieces {
+            events.extend(splitter.feed(piece));
+        }
+        events.extend(splitter.finish());
+        let mut whole = Splitter::with_config(Config { lenient: true, ..config_of(case) });
+        let mut expected: Vec<_> = whole.feed(text.as_bytes()).collect();
+        expected.extend(whole.finish());
+        let messages = |events: &[Result<Event, a2ui_stream::Error>]| -> Vec<String> {
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    Ok(Event::Message(m)) => Some(m.as_str().to_owned()),
+                    _ => None,
+                })
+                .collect()
+        };
+        prop_assert_eq!(messages(&events), messages(&expected), "{}", &case.name);
+        prop_assert!(events.iter().all(Result::is_ok), "{}", &case.name);
+    }
+}
+
+fn config_of(case: &Case) -> Config {
+    if case.wrapped {
+        Config::default()
+    } else {
+        Config::bare()
     }
 }

@@ -202,6 +202,10 @@ pub async fn run<W: Write>(
     style: Style,
 ) -> Summary {
     let (mut writer, mut events) = RunWriter::new(&input);
+    writer.set_splitter_config(a2ui_stream::Config {
+        lenient: true,
+        ..a2ui_stream::Config::default()
+    });
     let mut p = Printer {
         screen: Screen::new(out, style.terminal),
         start: Instant::now(),

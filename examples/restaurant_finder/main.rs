@@ -263,6 +263,11 @@ async fn run(cli: Cli) -> ExitCode {
         echo_input: s.echo_input,
         shutdown_timeout: s.shutdown_timeout,
         cut_after: s.cut_after,
+        // Models write a stray comma or a raw line break now and then: read them as the SDK does.
+        splitter: a2ui_stream::Config {
+            lenient: true,
+            ..a2ui_stream::Config::default()
+        },
         ..Options::default()
     };
     for o in &s.origins {

@@ -1,6 +1,6 @@
-//! Arbitrary bytes, cut at fuzzer-chosen points, in tagged and bare framing: no panic, the same
-//! result as a one-shot feed (messages, errors with their offsets, concatenated text), and valid
-//! output.
+//! Arbitrary bytes, cut at fuzzer-chosen points, in tagged and bare framing, strict or lenient:
+//! no panic, the same result as a one-shot feed (messages, errors with their offsets,
+//! concatenated text), and valid output (a lenient splitter's repaired messages too).
 #![no_main]
 
 mod common;
@@ -14,6 +14,8 @@ use libfuzzer_sys::fuzz_target;
 #[derive(Arbitrary, Debug)]
 struct Input {
     bare: bool,
+    /// Read with `Config::lenient`.
+    lenient: bool,
     /// Feed the pieces with `feed` (copying) rather than `feed_bytes`.
     copy: bool,
     /// Also feed the input one byte at a time.
@@ -23,10 +25,13 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    let config = if input.bare {
-        Config::bare()
-    } else {
-        Config::default()
+    let config = Config {
+        lenient: input.lenient,
+        ..if input.bare {
+            Config::bare()
+        } else {
+            Config::default()
+        }
     };
     let data = Bytes::from(input.data);
     let one_shot = run(&config, &data, &[0, data.len()], false);

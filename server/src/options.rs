@@ -52,6 +52,9 @@ pub struct Options {
     /// Breaks each new run's first response after this many events (the run goes on), so that
     /// resuming can be watched and tested.
     pub cut_after: Option<usize>,
+    /// How the runs' [`RunWriter`](crate::RunWriter)s read model output (the splitter's
+    /// defaults); [`Config::lenient`](a2ui_stream::Config::lenient) reads the slips models make.
+    pub splitter: a2ui_stream::Config,
 }
 
 impl Default for Options {
@@ -70,6 +73,7 @@ impl Default for Options {
             keep_alive: a2ui_stream::agui::sse::DEFAULT_KEEP_ALIVE,
             shutdown_timeout: Duration::from_secs(10),
             cut_after: None,
+            splitter: a2ui_stream::Config::default(),
         }
     }
 }

@@ -253,8 +253,12 @@ impl<A: Agent> Runs<A> {
             let _ = client_tx.send(frame);
         }
         let (events_tx, events_rx) = mpsc::unbounded_channel();
-        let writer =
-            RunWriter::with_builder(builder, ClientCatalogs::from_input(&input), events_tx);
+        let writer = RunWriter::with_builder(
+            builder,
+            ClientCatalogs::from_input(&input),
+            sh.options.splitter.clone(),
+            events_tx,
+        );
         tokio::spawn(write_run(
             sh.clone(),
             thread,

@@ -2,7 +2,7 @@
 
 use a2ui_stream::agui::events::{Event, RunAgentInput};
 use a2ui_stream::agui::{ClientCatalogs, RunBuilder, RunBuilderError};
-use a2ui_stream::{Message, MessageKind, Splitter};
+use a2ui_stream::{Config, Message, MessageKind, Splitter};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -38,6 +38,8 @@ use tokio::sync::mpsc;
 pub struct RunWriter {
     run: RunBuilder,
     splitter: Splitter,
+    /// What each answer's splitter is made with.
+    config: Config,
     catalogs: ClientCatalogs,
     tx: mpsc::UnboundedSender<Vec<Event>>,
 }
@@ -61,6 +63,7 @@ impl RunWriter {
         let writer = RunWriter::with_builder(
             RunBuilder::from_input(input),
             ClientCatalogs::from_input(input),
+            Config::default(),
             tx,
         );
         (writer, rx)
@@ -69,14 +72,37 @@ impl RunWriter {
     pub(crate) fn with_builder(
         run: RunBuilder,
         catalogs: ClientCatalogs,
+        config: Config,
         tx: mpsc::UnboundedSender<Vec<Event>>,
     ) -> RunWriter {
         RunWriter {
             run,
-            splitter: Splitter::new(),
+            splitter: Splitter::with_config(config.clone()),
+            config,
             catalogs,
             tx,
         }
+    }
+
+    /// Reads the model's answers with `config` from the next answer on (a server gives its
+    /// writers [`Options::splitter`](crate::Options::splitter)); for example
+    /// [`Config::lenient`] to read the slips models make.
+    ///
+    /// ```
+    /// use a2ui_stream::Config;
+    /// use a2ui_stream::agui::events::RunAgentInput;
+    /// use a2ui_stream_server::RunWriter;
+    ///
+    /// let (mut out, _events) = RunWriter::new(&RunAgentInput::new("t", "r"));
+    /// out.set_splitter_config(Config { lenient: true, ..Config::default() });
+    /// let split = out.model_text("<a2ui-json>{\"deleteSurface\":{\"surfaceId\":\"s\",}}</a2ui-json>")?;
+    /// assert!(split.errors.is_empty());
+    /// assert_eq!(split.messages[0].as_str(), r#"{"deleteSurface":{"surfaceId":"s"}}"#);
+    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
+    /// ```
+    pub fn set_splitter_config(&mut self, config: Config) {
+        self.splitter = Splitter::with_config(config.clone());
+        self.config = config;
     }
 
     /// The run's thread.
@@ -114,7 +140,7 @@ impl RunWriter {
     /// starts a new answer.
     pub fn model_end(&mut self) -> Result<Split, RunBuilderError> {
         let items: Vec<_> = self.splitter.finish().collect();
-        self.splitter = Splitter::new();
+        self.splitter = Splitter::with_config(self.config.clone());
         let split = self.split(items)?;
         self.text_end()?;
         Ok(split)

@@ -144,6 +144,6 @@ impl Splitter {
             surface_id: field(&cur.surface, Some(built.surface_at)),
             component_id,
         };
-        self.out.push_back(Ok(Event::Message(message)));
+        self.emit(message);
     }
 }

@@ -146,7 +146,7 @@ impl Splitter {
         let Some((surface, retract)) = self.surface_messages(chunk, base, now) else {
             return;
         };
-        self.out.push_back(Ok(Event::Message(surface)));
+        self.emit(surface);
         if let Some(c) = self.cur.create.as_mut() {
             c.retract = Some(retract);
         }
@@ -339,7 +339,7 @@ impl Splitter {
             surface_id: surface.field(Some(surface_at)),
             component_id: Field::None,
         };
-        self.out.push_back(Ok(Event::Message(message)));
+        self.emit(message);
     }
 
     /// A `createSurface` whose surface went out closed just before stream offset `end`. When it
@@ -361,10 +361,10 @@ impl Splitter {
                     .get(*at..bytes.len().saturating_sub(2))
                     .unwrap_or_default(),
             );
-            self.out.push_back(Ok(Event::Message(retract.clone())));
+            self.emit(retract.clone());
         }
         let whole = self.whole_message(cur, chunk, base, end);
-        self.out.push_back(Ok(Event::Message(whole)));
+        self.emit(whole);
     }
 }
 

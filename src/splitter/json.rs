@@ -332,14 +332,14 @@ impl Splitter {
 
     /// Hands out data-model pieces as messages.
     pub(super) fn emit_pieces(&mut self, pieces: &mut Vec<Piece>) {
-        let cur = &mut self.cur;
         // A `createSurface`'s inline data model goes out as updates of the surface's data model.
-        let kind = match cur.kind() {
+        let kind = match self.cur.kind() {
             MessageKind::CreateSurface => MessageKind::UpdateDataModel,
             kind => kind,
         };
         for piece in pieces.drain(..) {
-            cur.split = true;
+            self.cur.split = true;
+            let cur = &self.cur;
             let field = |c: &Option<Captured>, at| c.as_ref().map_or(Field::None, |c| c.field(at));
             let message = Message {
                 kind,
@@ -348,7 +348,7 @@ impl Splitter {
                 component_id: Field::None,
                 bytes: Bytes::from(piece.bytes),
             };
-            self.out.push_back(Ok(Event::Message(message)));
+            self.emit(message);
         }
     }
 
@@ -625,15 +625,12 @@ impl Splitter {
                     _ if at >= close => Some((open + 1 - cur.start + (at - close)) as usize),
                     _ => None,
                 };
-                self.out.push_back(Ok(Event::Message(message_of(
-                    &cur,
-                    Bytes::from(v),
-                    &offset,
-                ))));
+                let message = message_of(&cur, Bytes::from(v), &offset);
+                self.emit(message);
             }
         } else {
             let whole = self.whole_message(&cur, chunk, base, end);
-            self.out.push_back(Ok(Event::Message(whole)));
+            self.emit(whole);
         }
         self.acc.clear();
         if kind == MessageKind::DeleteSurface && cur.surface.is_some() {

@@ -254,6 +254,9 @@ impl Splitter {
             Framing::Bare => Mode::Json(Phase::SeekingMessage),
         };
         let mut lex = Lexer::new(config.max_depth);
+        if config.lenient {
+            lex.lenient();
+        }
         lex.report(BASE_CONTAINERS, BASE_STRINGS);
         Splitter {
             lex,
@@ -383,6 +386,17 @@ impl Splitter {
         *self = Splitter::with_config(config);
         self.out = out;
         Events(&mut self.out)
+    }
+
+    /// Hands `message` out, repaired to valid JSON when the message it comes from needed the
+    /// lenient reading ([`Config::lenient`]).
+    fn emit(&mut self, message: Message) {
+        let message = if self.lex.tolerated() {
+            message.repaired()
+        } else {
+            message
+        };
+        self.out.push_back(Ok(Event::Message(message)));
     }
 
     fn error(&mut self, offset: u64, kind: ErrorKind) {
