@@ -7,7 +7,7 @@
 //! Requests come on standard input, one per line: `<folder> <file> <label> <ms>`, e.g.
 //! `0.8 confirmation.json official_json 20`. The label is `official` or `changed` (the
 //! emission mode), with `_json` for messages as JSON text, and then `_into` for handing each
-//! step's parts back with the next chunk (`process_chunk_into`, `process_chunk_json_into`),
+//! step's parts back after it (`recycle`),
 //! as a server does that sends a step on and then lets the parser write over it. The answer is one line: the CPU time
 //! of this thread per response in nanoseconds, as the mean over a batch of responses run for
 //! at least `<ms>` milliseconds (after one response not timed), and the batch size. What one
@@ -45,11 +45,11 @@ use std::time::Duration;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::ResponsePart;
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 
-use common::{Output, chunks, collect, feed, repeated, run, shared, timed};
+use common::{Output, Parser, chunks, collect, feed, repeated, run, shared, timed};
 
 pub(crate) fn main() {
     if !std::env::args().any(|a| a == "--serve") {
@@ -138,7 +138,7 @@ pub(crate) fn main() {
                     std::hint::black_box(counted_response(&mut || trees(steps)));
                 }
                 None => {
-                    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+                    let mut parser = Parser::new(validator, mode, output);
                     std::hint::black_box(counted_response(&mut || {
                         feed(&mut parser, &pieces, output)
                     }));

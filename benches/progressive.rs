@@ -1,13 +1,12 @@
 //! Time per response of the progressive parser on the restaurant-finder examples, each wrapped
 //! as a model response (prose, an `<a2ui-json>` block, prose) and fed in 4-byte chunks, in both
-//! emission modes, with messages as `serde_json::Value` trees (`process_chunk`) and as compact
-//! JSON text (`process_chunk_json`, what a server sends on), each made afresh or (`_into`)
-//! written over the parts of the step before, handed back with the next chunk
-//! (`process_chunk_into`, `process_chunk_json_into`).
+//! emission modes, with messages as `serde_json::Value` trees and as compact JSON text (a parser
+//! made with `json()`, what a server sends on), each made afresh or (`_into`) written over the
+//! parts of the step before, handed back after it (`recycle`).
 //!
 //! What one measured iteration includes: feeding every chunk of the response to a new parser,
 //! and dropping what each chunk returned after it (as a server does once it has sent it on), or
-//! handing it back with the next chunk and dropping the last step's parts at the end.
+//! handing it back to the parser after it.
 //! What it does not include, as on the SDK side (`benches/official_sdk.py`): making the parser
 //! before the first chunk and dropping it after the last, loading the catalog and compiling its
 //! schemas into a [`Validator`] (done once per protocol version and shared through an `Arc` by
@@ -41,13 +40,13 @@ use std::time::Duration;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::ResponsePart;
 use a2ui_stream::official::validator::Validator;
 use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
-use common::{Output, chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
+use common::{Output, Parser, chunks, collect, feed, repeated, run, shared, timed_feed, wrap};
 
 /// Criterion measurement: CPU time spent by the benchmark thread.
 struct ThreadCpu;
@@ -210,10 +209,10 @@ fn bench(c: &mut Criterion<ThreadCpu>) {
                 // fresh parser the first copy alone. Each of the two benchmarks times one of
                 // them, so both see the same heap through the same history of allocations.
                 let round = |fourth: bool| {
-                    let mut long = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                    let mut long = Parser::new(&validator, mode, Output::Trees);
                     feed(&mut long, &before, Output::Trees);
                     let (fourth_took, _) = timed_feed(&mut long, &timed, Output::Trees);
-                    let mut fresh = ProgressiveParser::with_validator(Arc::clone(&validator), mode);
+                    let mut fresh = Parser::new(&validator, mode, Output::Trees);
                     let (first_took, _) = timed_feed(&mut fresh, &alone, Output::Trees);
                     if fourth { fourth_took } else { first_took }
                 };

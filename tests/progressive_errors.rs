@@ -60,17 +60,15 @@ fn run(chunks: &[&str], mode: Emission) -> Run {
             }
         }
     };
-    for chunk in chunks {
-        match parser.process_chunk(chunk) {
-            Ok(parts) => take(&mut out, parts),
+    let results: Vec<_> = chunks.iter().flat_map(|chunk| parser.feed(chunk)).collect();
+    for result in results.into_iter().chain(parser.finish()) {
+        match result {
+            Ok(part) => take(&mut out, vec![part]),
             Err(e) => out.errors.push(e),
         }
     }
-    let (parts, errors) = parser.finish();
-    take(&mut out, parts);
-    out.errors.extend(errors);
     // Nothing is left after the end.
-    assert_eq!(parser.finish(), (Vec::new(), Vec::new()));
+    assert!(parser.finish().is_empty());
     out
 }
 
@@ -336,14 +334,17 @@ fn the_prose_around_a_faulty_block_arrives() {
 }
 
 #[test]
-fn what_a_chunk_completed_before_an_error_comes_with_the_next_call() {
+fn what_a_chunk_completed_around_an_error_comes_in_the_same_call() {
     let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
     let chunk = "Before. <a2ui-json>[]</a2ui-json> After.";
-    let err = parser.process_chunk(chunk).unwrap_err();
+    let out = parser.feed(chunk);
+    let err = out.iter().find_map(|r| r.as_ref().err()).expect("an error");
     assert_eq!(err.kind(), ErrorKind::Json);
     assert_eq!(err.offset(), span(chunk, "[]").end);
-    let parts = parser.process_chunk("").expect("the parser goes on");
-    let prose: Vec<_> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
+    let prose: Vec<_> = out
+        .iter()
+        .filter_map(|r| r.as_ref().ok()?.text.as_deref())
+        .collect();
     assert_eq!(prose, ["Before. ", " After."]);
 }
 
@@ -351,10 +352,17 @@ fn what_a_chunk_completed_before_an_error_comes_with_the_next_call() {
 fn finishing_hands_out_a_held_tag_start_as_prose_but_not_the_tail_of_an_open_block() {
     // Prose ending in what could have begun a tag: it was prose after all.
     let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
-    let parts = parser.process_chunk("See <a2ui-j").expect("prose");
+    let parts = parser
+        .feed("See <a2ui-j")
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .expect("prose");
     assert_eq!(parts[0].text.as_deref(), Some("See "));
-    let (parts, errors) = parser.finish();
-    assert!(errors.is_empty(), "{errors:?}");
+    let parts: Vec<_> = parser
+        .finish()
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .expect("no error");
     let prose: Vec<_> = parts.iter().filter_map(|p| p.text.as_deref()).collect();
     assert_eq!(prose, ["<a2ui-j"]);
 
@@ -370,23 +378,35 @@ fn finishing_hands_out_a_held_tag_start_as_prose_but_not_the_tail_of_an_open_blo
     assert!(shown.errors.is_empty(), "{:?}", shown.errors);
     assert_eq!(shown.prose, "");
     assert_eq!(shown.screen["s"]["r"]["Text"]["text"], "H");
-    parser.process_chunk(&cut).expect("a block being written");
-    assert_eq!(parser.finish(), (Vec::new(), Vec::new()));
+    parser
+        .feed(&cut)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .expect("a block being written");
+    assert!(parser.finish().is_empty());
 }
 
 #[test]
 fn offsets_count_every_chunk_fed() {
     let mut parser = ProgressiveParser::new(&catalog()).expect("the catalog compiles");
     for _ in 0..3 {
-        parser.process_chunk("0123456789").expect("prose");
+        parser
+            .feed("0123456789")
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .expect("prose");
     }
     let err = parser
-        .process_chunk("<a2ui-json>{</a2ui-json>")
-        .unwrap_err();
+        .feed("<a2ui-json>{</a2ui-json>")
+        .into_iter()
+        .find_map(Result::err)
+        .unwrap();
     assert_eq!(err.offset(), 30 + "<a2ui-json>{".len() as u64);
     let err = parser
-        .process_chunk("ab<a2ui-json></a2ui-json>")
-        .unwrap_err();
+        .feed("ab<a2ui-json></a2ui-json>")
+        .into_iter()
+        .find_map(Result::err)
+        .unwrap();
     assert_eq!(err.offset(), 30 + 24 + "ab<a2ui-json>".len() as u64);
 }
 

@@ -7,10 +7,10 @@
 //! components drawn from each surface's root and the data of the response fed in one chunk, but
 //! for two of the reference's rules (see [`ends_alike`] and [`PARTIAL_STAYS`]).
 //!
-//! In either mode, the JSON text form (`process_chunk_json`) hands out, after every chunk, the
-//! prose of the tree form and for each message exactly the text `serde_json` writes for its tree,
-//! on fixed chunk sizes and on random cuts, and still does when the two methods are mixed on one
-//! parser.
+//! In either mode, the JSON text form (`ProgressiveParser::json`) hands out, after every chunk,
+//! the prose of the tree form and for each message exactly the text `serde_json` writes for its
+//! tree, on fixed chunk sizes and on random cuts, and still does when both parsers are handed
+//! back their parts after every step (`recycle`).
 //!
 //! In official mode, a v0.8 data-model update being written is sent the same whether its entries
 //! are checked one by one as they finish or the update is checked whole on every step (forced by a
@@ -35,7 +35,9 @@ use serde_json::{Map, Value};
 mod support;
 
 use support::chunks::chunks;
-use support::progressive::{MODES, restaurant_responses, shared, streaming_suite, written};
+use support::progressive::{
+    MODES, SdkSteps, restaurant_responses, shared, streaming_suite, written,
+};
 
 /// What a renderer holds: components by surface and id, data by surface, and each surface's
 /// root (the id a UI is drawn from).
@@ -192,8 +194,9 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
     let (mut a, mut b) = (Screen::default(), Screen::default());
     let (mut bytes_a, mut bytes_b) = (0, 0);
     for (i, piece) in pieces.iter().enumerate() {
-        let (Ok(parts_a), Ok(parts_b)) =
-            (official.process_chunk(piece), changed.process_chunk(piece))
+        let step =
+            |out: Vec<Result<ResponsePart, Error>>| out.into_iter().collect::<Result<Vec<_>, _>>();
+        let (Ok(parts_a), Ok(parts_b)) = (step(official.feed(piece)), step(changed.feed(piece)))
         else {
             return None;
         };
@@ -230,42 +233,44 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
 
 /// Feeds `pieces` to a parser handing out trees and one handing out text, in `mode`: after every
 /// piece both return the same prose and the same messages (the text form's being exactly what
-/// `serde_json` writes for the tree form's), or the same error. With `mixed`, the second parser
-/// hands out every third step as trees (written out here), the others as text. Returns the
-/// messages compared.
+/// `serde_json` writes for the tree form's), and the same errors in the same places. With
+/// `recycled`, both are handed back their parts after every step. Returns the messages
+/// compared (up to the first error).
 fn same_as_text(
     validator: &Arc<Validator>,
     mode: Emission,
     pieces: &[&str],
     label: &str,
-    mixed: bool,
+    recycled: bool,
 ) -> usize {
     let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode).json();
     let mut compared = 0;
+    let mut failed = false;
     for (i, piece) in pieces.iter().enumerate() {
-        let sent = if mixed && i % 3 == 0 {
-            texts
-                .process_chunk(piece)
-                .map(|parts| parts.iter().map(written).collect())
-        } else {
-            texts.process_chunk_json(piece)
-        };
-        let (parts, sent) = match (trees.process_chunk(piece), sent) {
-            (Ok(parts), Ok(sent)) => (parts, sent),
-            (Err(a), Err(b)) => {
-                assert_eq!(a, b, "{label} ({mode:?}): errors differ at step {i}");
-                return compared;
-            }
-            (a, b) => panic!("{label} ({mode:?}): step {i} gave {a:?} and {b:?}"),
-        };
-        let want: Vec<ResponsePart<String>> = parts.iter().map(written).collect();
-        assert_eq!(want, sent, "{label} ({mode:?}, mixed: {mixed}): step {i}");
-        compared += want
+        let made = trees.feed(piece);
+        let sent = texts.feed(piece);
+        let want: Vec<Result<ResponsePart<String>, Error>> = made
             .iter()
-            .filter_map(|p| p.a2ui.as_ref())
-            .map(Vec::len)
-            .sum::<usize>();
+            .map(|r| r.as_ref().map(written).map_err(Clone::clone))
+            .collect();
+        assert_eq!(
+            want, sent,
+            "{label} ({mode:?}, recycled: {recycled}): step {i}"
+        );
+        failed |= want.iter().any(Result::is_err);
+        if !failed {
+            compared += want
+                .iter()
+                .flatten()
+                .filter_map(|p| p.a2ui.as_ref())
+                .map(Vec::len)
+                .sum::<usize>();
+        }
+        if recycled {
+            trees.recycle(made);
+            texts.recycle(sent);
+        }
     }
     compared
 }
@@ -291,8 +296,8 @@ fn both_modes_show_the_same_on_the_restaurant_examples() {
                 "{label}: changed-only sent more ({changed} > {official})"
             );
             for mode in MODES {
-                for mixed in [false, true] {
-                    assert!(same_as_text(&validator, mode, &pieces, &label, mixed) > 0);
+                for recycled in [false, true] {
+                    assert!(same_as_text(&validator, mode, &pieces, &label, recycled) > 0);
                 }
             }
         }
@@ -310,7 +315,12 @@ fn finished(
     let mut prose = String::new();
     let mut screen = Screen::default();
     for piece in pieces {
-        for part in parser.process_chunk(piece).ok()? {
+        for part in parser
+            .feed(piece)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .ok()?
+        {
             prose.push_str(part.text.as_deref().unwrap_or_default());
             for msg in part.a2ui.iter().flatten() {
                 screen.apply(msg);
@@ -565,11 +575,12 @@ type Steps = Vec<(
 )>;
 
 fn official_steps(validator: &Arc<Validator>, pieces: &[&str]) -> Steps {
-    let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
-    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
+    let parser = || ProgressiveParser::with_validator(Arc::clone(validator), Emission::Official);
+    let mut trees = SdkSteps::new(parser());
+    let mut texts = SdkSteps::new(parser().json());
     pieces
         .iter()
-        .map(|piece| (trees.process_chunk(piece), texts.process_chunk_json(piece)))
+        .map(|piece| (trees.chunk(piece), texts.chunk(piece)))
         .collect()
 }
 

@@ -1,9 +1,8 @@
 //! Writing a step over the parts handed back from an earlier one changes nothing but where the
-//! step is made: after every chunk, `process_chunk_into` leaves in its parts exactly what
-//! `process_chunk` returns, and `process_chunk_json_into` exactly what `process_chunk_json`
-//! returns (or the same error, with nothing left in the parts), in either emission mode,
-//! whatever the caller handed back: the parts of the step before, parts of another response
-//! or another mode, nothing, or random JSON trees.
+//! step is made: after every chunk, a parser handed back parts (`recycle`) returns from `feed`
+//! exactly what a parser handed back nothing returns, in both forms (trees, and JSON text from
+//! `json()`) and either emission mode, whatever the caller handed back: the parts of the step
+//! before, parts of another response or another mode, nothing, or random JSON trees.
 //!
 //! Inputs: the restaurant-finder examples in several chunk sizes and on random cuts, and every
 //! input sequence of the official streaming suite (its errors included), from `../shared/a2ui`
@@ -13,7 +12,7 @@
 use std::sync::{Arc, Once};
 
 use a2ui_stream::official::Emission;
-use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -34,10 +33,10 @@ enum HandBack {
     These(Vec<ResponsePart>),
 }
 
-/// Feeds `pieces` to four parsers in `mode`: one returning fresh trees, one writing trees over
-/// what `hand_back` gives before each step, and the two text forms likewise; after every piece
-/// the parts written over equal the parts made afresh (or the errors are equal and the parts
-/// empty), and so do the ends. Returns the number of messages compared.
+/// Feeds `pieces` to four parsers in `mode`: one handed back nothing, one handed back what
+/// `hand_back` gives before each step, and the two text forms likewise; after every piece the
+/// steps of the parsers handed back parts equal those of the others, and so do the ends.
+/// Returns the number of messages compared.
 fn same_written_over(
     validator: &Arc<Validator>,
     mode: Emission,
@@ -46,62 +45,39 @@ fn same_written_over(
     hand_back: &mut dyn FnMut(usize) -> HandBack,
 ) -> usize {
     let new = || ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let (mut trees, mut trees_into, mut texts, mut texts_into) = (new(), new(), new(), new());
-    let (mut tree_parts, mut text_parts): (Vec<ResponsePart>, Vec<ResponsePart<String>>) =
-        (Vec::new(), Vec::new());
+    let (mut trees, mut trees_into) = (new(), new());
+    let (mut texts, mut texts_into) = (new().json(), new().json());
+    let (mut tree_parts, mut text_parts) = (Vec::new(), Vec::new());
     let mut compared = 0;
     for (i, piece) in pieces.iter().enumerate() {
         match hand_back(i) {
-            HandBack::Previous => {}
-            HandBack::Nothing => {
-                tree_parts.clear();
-                text_parts.clear();
+            HandBack::Previous => {
+                trees_into.recycle(std::mem::take(&mut tree_parts));
+                texts_into.recycle(std::mem::take(&mut text_parts));
             }
+            HandBack::Nothing => {}
             HandBack::These(parts) => {
-                text_parts = parts.iter().map(written).collect();
-                tree_parts = parts;
+                texts_into.recycle(parts.iter().map(|p| Ok(written(p))).collect());
+                trees_into.recycle(parts.into_iter().map(Ok).collect());
             }
         }
-        let made = trees.process_chunk(piece);
-        let into = trees_into.process_chunk_into(piece, &mut tree_parts);
         let step = format!("{label} ({mode:?}): step {i}");
-        same_step(&made, into, &tree_parts, &step);
-        let made_text = texts.process_chunk_json(piece);
-        let into = texts_into.process_chunk_json_into(piece, &mut text_parts);
-        same_step(&made_text, into, &text_parts, &format!("{step}, as text"));
-        if let Ok(made) = made {
-            compared += made
-                .iter()
-                .filter_map(|p| p.a2ui.as_ref())
-                .map(Vec::len)
-                .sum::<usize>();
-        }
+        let made = trees.feed(piece);
+        tree_parts = trees_into.feed(piece);
+        assert_eq!(made, tree_parts, "{step}");
+        let made_text = texts.feed(piece);
+        text_parts = texts_into.feed(piece);
+        assert_eq!(made_text, text_parts, "{step}, as text");
+        compared += made
+            .iter()
+            .flatten()
+            .filter_map(|p| p.a2ui.as_ref())
+            .map(Vec::len)
+            .sum::<usize>();
     }
     assert_eq!(trees.finish(), trees_into.finish(), "{label}: the ends");
-    assert_eq!(
-        texts.finish_json(),
-        texts_into.finish_json(),
-        "{label}: the ends"
-    );
+    assert_eq!(texts.finish(), texts_into.finish(), "{label}: the ends");
     compared
-}
-
-/// A step made afresh (`made`) and written over (`into`, leaving `parts`) gave the same parts,
-/// or the same error with nothing left in `parts`.
-fn same_step<M: PartialEq + std::fmt::Debug>(
-    made: &Result<Vec<ResponsePart<M>>, Error>,
-    into: Result<(), Error>,
-    parts: &[ResponsePart<M>],
-    step: &str,
-) {
-    match (made, into) {
-        (Ok(made), Ok(())) => assert_eq!(made.as_slice(), parts, "{step}"),
-        (Err(a), Err(b)) => {
-            assert_eq!(a, &b, "{step}: errors differ");
-            assert!(parts.is_empty(), "{step}: parts left after an error");
-        }
-        (a, b) => panic!("{step}: gave {a:?} and {b:?}"),
-    }
 }
 
 /// Parts unlike any a step makes: prose, messages of every kind and shape, and plain values.
@@ -170,7 +146,13 @@ fn whatever_is_handed_back_the_examples_come_out_the_same() {
             ProgressiveParser::with_validator(Arc::clone(validator), Emission::ChangedOnly);
         chunks(text, 4)
             .iter()
-            .map(|piece| parser.process_chunk(piece).unwrap())
+            .map(|piece| {
+                parser
+                    .feed(piece)
+                    .into_iter()
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap()
+            })
             .filter(|parts| !parts.is_empty())
             .collect()
     };

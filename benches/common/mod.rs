@@ -16,14 +16,31 @@ pub const CHUNK: usize = 4;
 /// How a step's messages are handed out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
-    /// `Value` trees made afresh every step (`process_chunk`).
+    /// `Value` trees made afresh every step (`feed`).
     Trees,
-    /// Compact JSON text (`process_chunk_json`).
+    /// Compact JSON text (a parser made with `json()`).
     Text,
-    /// `Value` trees written over those of the step before, handed back (`process_chunk_into`).
+    /// `Value` trees written over those of the step before, handed back (`recycle`).
     TreesInto,
-    /// JSON text written over the text of the step before (`process_chunk_json_into`).
+    /// JSON text written over the text of the step before, handed back (`recycle`).
     TextInto,
+}
+
+/// A progressive parser in the form an [`Output`] asks for.
+pub enum Parser {
+    Trees(ProgressiveParser),
+    Text(ProgressiveParser<String>),
+}
+
+impl Parser {
+    /// A parser sharing `validator`, in `mode`, handing out messages as `output` says.
+    pub fn new(validator: &Arc<Validator>, mode: Emission, output: Output) -> Parser {
+        let parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+        match output {
+            Output::Trees | Output::TreesInto => Parser::Trees(parser),
+            Output::Text | Output::TextInto => Parser::Text(parser.json()),
+        }
+    }
 }
 
 /// `../shared` (or `$A2UI_SHARED`), when it holds the A2UI data.
@@ -78,18 +95,14 @@ pub fn run(
     pieces: &[&str],
     output: Output,
 ) -> (Duration, usize) {
-    let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let mut parser = Parser::new(validator, mode, output);
     let timed = timed_feed(&mut parser, pieces, output);
     drop(parser);
     timed
 }
 
 /// [`feed`] on the clock: the CPU time of this thread it took, and the number of parts.
-pub fn timed_feed(
-    parser: &mut ProgressiveParser,
-    pieces: &[&str],
-    output: Output,
-) -> (Duration, usize) {
+pub fn timed_feed(parser: &mut Parser, pieces: &[&str], output: Output) -> (Duration, usize) {
     timed(|| feed(parser, pieces, output))
 }
 
@@ -101,40 +114,34 @@ pub fn timed<T>(work: impl FnOnce() -> T) -> (Duration, T) {
 }
 
 /// Feeds every chunk of a response to `parser`, dropping what each returns once looked at (or,
-/// with an `_into` output, handing it back with the next chunk, and dropping the last step's
-/// parts at the end); the number of parts. Kept out of line, so that an instruction counter can
-/// count just it (`benches/instructions.py`).
+/// with an `Into` output, handing it back after looking at it); the number of parts. Kept out
+/// of line, so that an instruction counter can count just it (`benches/instructions.py`).
 #[inline(never)]
-pub fn feed(parser: &mut ProgressiveParser, pieces: &[&str], output: Output) -> usize {
+pub fn feed(parser: &mut Parser, pieces: &[&str], output: Output) -> usize {
+    let recycle = matches!(output, Output::TreesInto | Output::TextInto);
     let mut parts = 0;
-    let mut trees = Vec::new();
-    let mut texts = Vec::new();
     for piece in pieces {
-        parts += match output {
-            Output::Trees => {
-                let out = parser.process_chunk(piece).expect("example parses");
-                std::hint::black_box(&out).len()
+        parts += match parser {
+            Parser::Trees(p) => {
+                let out = p.feed(piece);
+                assert!(out.iter().all(Result::is_ok), "example parses");
+                let n = std::hint::black_box(&out).len();
+                if recycle {
+                    p.recycle(out);
+                }
+                n
             }
-            Output::Text => {
-                let out = parser.process_chunk_json(piece).expect("example parses");
-                std::hint::black_box(&out).len()
-            }
-            Output::TreesInto => {
-                parser
-                    .process_chunk_into(piece, &mut trees)
-                    .expect("example parses");
-                std::hint::black_box(&trees).len()
-            }
-            Output::TextInto => {
-                parser
-                    .process_chunk_json_into(piece, &mut texts)
-                    .expect("example parses");
-                std::hint::black_box(&texts).len()
+            Parser::Text(p) => {
+                let out = p.feed(piece);
+                assert!(out.iter().all(Result::is_ok), "example parses");
+                let n = std::hint::black_box(&out).len();
+                if recycle {
+                    p.recycle(out);
+                }
+                n
             }
         };
     }
-    drop(trees);
-    drop(texts);
     parts
 }
 
@@ -147,6 +154,12 @@ pub fn collect(
     let mut parser = ProgressiveParser::with_validator(Arc::clone(validator), mode);
     pieces
         .iter()
-        .map(|piece| parser.process_chunk(piece).expect("example parses"))
+        .map(|piece| {
+            parser
+                .feed(piece)
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()
+                .expect("example parses")
+        })
         .collect()
 }

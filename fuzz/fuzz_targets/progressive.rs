@@ -1,13 +1,10 @@
 //! The official-semantics parser on arbitrary text cut into arbitrary chunks, with the basic
 //! catalog of either protocol version and in either emission mode: no panic, and the two output
-//! forms agree after every chunk (each message of `process_chunk_json` is exactly the compact
-//! JSON of the same message from `process_chunk`, the prose is the same, and an error is the
-//! same error), including on the chunks after an error. The forms that write each step over the
-//! parts of the step before (`process_chunk_into`, `process_chunk_json_into`, their parts
-//! handed back every time) hand out exactly what the forms that make them afresh do, after every
-//! chunk and at the end. After the last chunk, empty chunks
-//! hand out what errors held back: the parser must settle (return no error) within a bound,
-//! never report the same fault forever. The whole-response parser and the payload fixer get
+//! forms agree after every chunk (each message of a `json()` parser is exactly the compact JSON
+//! of the same message from a tree parser, the prose is the same, and an error is the same error
+//! in the same place), including on the chunks after an error. Parsers handed back every step's
+//! parts (`recycle`) hand out exactly what parsers handed back nothing do, after every chunk and
+//! at the end. After `finish`, the parser is at rest: an empty chunk hands out nothing. The whole-response parser and the payload fixer get
 //! the same text and must not panic either.
 //!
 //! The input is the response text itself (lossily decoded), so a model response is a seed as
@@ -22,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::Emission;
-use a2ui_stream::official::legacy::{ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use a2ui_stream::official::validator::Validator;
 use libfuzzer_sys::fuzz_target;
@@ -82,16 +79,18 @@ fn hash(data: &[u8]) -> u64 {
 }
 
 /// The Value form written as the text form writes it.
-fn written(parts: &[ResponsePart]) -> Vec<ResponsePart<String>> {
+fn written(parts: &[Result<ResponsePart, Error>]) -> Vec<Result<ResponsePart<String>, Error>> {
     parts
         .iter()
-        .map(|part| ResponsePart {
-            text: part.text.clone(),
-            a2ui: part.a2ui.as_ref().map(|list| {
-                list.iter()
-                    .map(|m| serde_json::to_string(m).expect("a Value writes"))
-                    .collect()
-            }),
+        .map(|part| {
+            part.as_ref().map_err(Clone::clone).map(|part| ResponsePart {
+                text: part.text.clone(),
+                a2ui: part.a2ui.as_ref().map(|list| {
+                    list.iter()
+                        .map(|m| serde_json::to_string(m).expect("a Value writes"))
+                        .collect()
+                }),
+            })
         })
         .collect()
 }
@@ -108,42 +107,29 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Emission::ChangedOnly
     };
-    let mut trees = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut texts = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut trees_into = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let mut texts_into = ProgressiveParser::with_validator(Arc::clone(validator), mode);
-    let (mut tree_parts, mut text_parts) = (Vec::new(), Vec::new());
+    let new = || ProgressiveParser::with_validator(Arc::clone(validator), mode);
+    let (mut trees, mut trees_into) = (new(), new());
+    let (mut texts, mut texts_into) = (new().json(), new().json());
     for (i, piece) in pieces.iter().enumerate() {
-        let made = trees.process_chunk(piece);
-        let into = trees_into
-            .process_chunk_into(piece, &mut tree_parts)
-            .map(|()| tree_parts.clone());
+        let made = trees.feed(piece);
+        let into = trees_into.feed(piece);
         assert_eq!(made, into, "{mode:?}, chunk {i}: {piece:?}: trees written over");
-        let into = texts_into
-            .process_chunk_json_into(piece, &mut text_parts)
-            .map(|()| text_parts.clone());
-        let texts_made = texts.process_chunk_json(piece);
+        trees_into.recycle(into);
+        let texts_made = texts.feed(piece);
+        let into = texts_into.feed(piece);
         assert_eq!(texts_made, into, "{mode:?}, chunk {i}: {piece:?}: text written over");
-        match (made, texts_made) {
-            (Ok(a), Ok(b)) => assert_eq!(written(&a), b, "{mode:?}, chunk {i}: {piece:?}"),
-            (Err(a), Err(b)) => assert_eq!(a, b, "{mode:?}, chunk {i}: {piece:?}"),
-            (a, b) => panic!("{mode:?}, chunk {i}: {piece:?}: forms disagree: {a:?} / {b:?}"),
-        }
+        texts_into.recycle(into);
+        assert_eq!(written(&made), texts_made, "{mode:?}, chunk {i}: {piece:?}: forms disagree");
     }
     // Ending the response hands out the rest in both forms alike, and comes to rest: a call
     // after it has nothing left to report.
-    let (a, errors_a) = trees.finish();
-    let (b, errors_b) = texts.finish_json();
-    assert_eq!(errors_a, errors_b, "{mode:?}, at the end");
+    let a = trees.finish();
+    let b = texts.finish();
     assert_eq!(written(&a), b, "{mode:?}, at the end");
-    assert_eq!(trees_into.finish(), (a, errors_a), "{mode:?}, at the end, trees written over");
-    assert_eq!(texts_into.finish_json(), (b, errors_b), "{mode:?}, at the end, text written over");
-    for (name, rest) in [
-        ("trees", trees.process_chunk("").map(|p| p.len())),
-        ("texts", texts.process_chunk_json("").map(|p| p.len())),
-    ] {
-        assert_eq!(rest, Ok(0), "{mode:?}: {name} not at rest after finishing");
-    }
+    assert_eq!(trees_into.finish(), a, "{mode:?}, at the end, trees written over");
+    assert_eq!(texts_into.finish(), b, "{mode:?}, at the end, text written over");
+    assert!(trees.feed("").is_empty(), "{mode:?}: trees not at rest after finishing");
+    assert!(texts.feed("").is_empty(), "{mode:?}: texts not at rest after finishing");
     let _ = has_a2ui_parts(&text);
     let _ = parse_response(&text);
     let _ = parse_and_fix(&text);

@@ -28,6 +28,7 @@ use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser, ResponsePart};
 use serde_json::{Map, Value};
 
 use crate::suite;
+use crate::support::progressive::SdkSteps;
 
 /// Runs every case of `suites/streaming_parser.yaml` under `conformance_dir` (the 80-case
 /// suite); one result per case.
@@ -172,7 +173,7 @@ fn error_expected(want: &Value, got: &a2ui_stream::official::legacy::Error) -> R
 
 /// Runs one case; `Err` says which step went wrong and how.
 fn run_case(case: &Value, conformance_dir: &Path) -> Result<(), String> {
-    let mut parser = parser_for(case, conformance_dir)?;
+    let mut parser = SdkSteps::new(parser_for(case, conformance_dir)?);
     let steps = case
         .get("steps")
         .and_then(Value::as_array)
@@ -182,7 +183,7 @@ fn run_case(case: &Value, conformance_dir: &Path) -> Result<(), String> {
             .get("input")
             .and_then(Value::as_str)
             .ok_or_else(|| format!("step {i} has no input"))?;
-        let result = parser.process_chunk(input);
+        let result = parser.chunk(input);
         match (either(step, &["expect_error", "expectError"]), result) {
             // An expected error ends the case.
             (Some(want), Err(e)) => {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::ResponsePart;
+use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use serde_json::Value;
 
@@ -74,4 +74,74 @@ pub fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String
             (name, Arc::new(Validator::new(&catalog).unwrap()), inputs)
         })
         .collect()
+}
+
+/// A progressive parser driven as the SDK's is: each chunk gives what it completed or, when it
+/// met an error, that error alone, and what else it completed comes out of the next call (as
+/// the SDK's `process_chunk` raises and its parser goes on); `finish` gives the rest and the
+/// errors still to report.
+pub struct SdkSteps<M> {
+    pub parser: ProgressiveParser<M>,
+    pending: Vec<Result<ResponsePart<M>, Error>>,
+}
+
+/// The two forms of [`ProgressiveParser`], fed alike.
+pub trait Feed<M> {
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<M>, Error>>;
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart<M>, Error>>;
+}
+
+impl Feed<Value> for ProgressiveParser {
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart, Error>> {
+        self.feed(chunk)
+    }
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart, Error>> {
+        self.finish()
+    }
+}
+
+impl Feed<String> for ProgressiveParser<String> {
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, Error>> {
+        self.feed(chunk)
+    }
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart<String>, Error>> {
+        self.finish()
+    }
+}
+
+impl<M> SdkSteps<M>
+where
+    ProgressiveParser<M>: Feed<M>,
+{
+    pub fn new(parser: ProgressiveParser<M>) -> Self {
+        SdkSteps {
+            parser,
+            pending: Vec::new(),
+        }
+    }
+
+    /// One chunk, as the SDK answers it.
+    pub fn chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+        let mut all = std::mem::take(&mut self.pending);
+        all.extend(self.parser.feed_chunk(chunk));
+        match all.iter().position(Result::is_err) {
+            None => Ok(all.into_iter().flatten().collect()),
+            Some(i) => {
+                let err = all.remove(i).err().expect("an error");
+                self.pending = all;
+                Err(err)
+            }
+        }
+    }
+
+    /// The end: the parts still to come, and the errors still to report.
+    pub fn finish(&mut self) -> (Vec<ResponsePart<M>>, Vec<Error>) {
+        let mut all = std::mem::take(&mut self.pending);
+        all.extend(self.parser.finish_all());
+        let (parts, errors): (Vec<_>, Vec<_>) = all.into_iter().partition(Result::is_ok);
+        (
+            parts.into_iter().flatten().collect(),
+            errors.into_iter().filter_map(Result::err).collect(),
+        )
+    }
 }

@@ -26,7 +26,7 @@ pub(super) struct Block {
     pub(super) found_object: bool,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Forgets the half-written JSON of a block that passed a limit (the rest of the block is
     /// read past until it ends) and returns the error that says so.
     #[cold]

@@ -19,7 +19,7 @@ pub(super) struct Cached {
     pub(super) at: u64,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Picks up the `surfaceId` of the message being written as soon as it is complete. Called
     /// only while that surface is not known yet (the caller looks, in line, before calling).
     pub(super) fn notice_surface_id(&mut self) {

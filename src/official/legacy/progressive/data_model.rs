@@ -25,7 +25,7 @@ pub(super) struct DataModel {
     entries: EntriesSoFar,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Passes on what changed in a data-model update being written.
     pub(super) fn sniff_data_model<M: Form>(&mut self, out: &mut Out<M>) {
         let kind = self.version.data().key();

@@ -7,13 +7,13 @@ use std::fmt;
 /// What went wrong while parsing a response: the rule (its [`kind`](Error::kind) and the
 /// reference implementation's [`message`](Error::message)) and where
 /// ([`offset`](Error::offset)). The parser goes on after it; see
-/// [`ProgressiveParser::process_chunk`](super::ProgressiveParser::process_chunk).
+/// [`ProgressiveParser::feed`](super::ProgressiveParser::feed).
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
 /// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
 /// let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-/// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>oops</a2ui-json>").unwrap_err();
+/// let err = ProgressiveParser::new(&catalog).unwrap().feed("<a2ui-json>oops</a2ui-json>").into_iter().find_map(Result::err).unwrap();
 /// assert_eq!(err.kind(), ErrorKind::Json);
 /// assert!(err.message().starts_with("Failed to parse JSON"));
 /// assert!(err.to_string().starts_with("at byte 15: Failed to parse JSON"));
@@ -34,7 +34,7 @@ pub struct Error {
 /// use serde_json::json;
 /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
 ///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), json!(null));
-/// let kind = |parser: &mut ProgressiveParser, text: &str| parser.process_chunk(text).unwrap_err().kind();
+/// let kind = |parser: &mut ProgressiveParser, text: &str| parser.feed(text).into_iter().find_map(Result::err).unwrap().kind();
 ///
 /// let mut parser = ProgressiveParser::new(&catalog)?;
 /// assert_eq!(kind(&mut parser, "<a2ui-json>[{]</a2ui-json>"), ErrorKind::Json);
@@ -114,7 +114,7 @@ impl Error {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json>[{]</a2ui-json>").unwrap_err();
+    /// let err = ProgressiveParser::new(&catalog).unwrap().feed("<a2ui-json>[{]</a2ui-json>").into_iter().find_map(Result::err).unwrap();
     /// assert_eq!(err.kind(), ErrorKind::Json);
     /// ```
     pub fn kind(&self) -> ErrorKind {
@@ -127,7 +127,7 @@ impl Error {
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
-    /// let err = ProgressiveParser::new(&catalog).unwrap().process_chunk("<a2ui-json></a2ui-json>").unwrap_err();
+    /// let err = ProgressiveParser::new(&catalog).unwrap().feed("<a2ui-json></a2ui-json>").into_iter().find_map(Result::err).unwrap();
     /// assert!(err.message().contains("No valid JSON object"));
     /// ```
     pub fn message(&self) -> &str {
@@ -147,8 +147,8 @@ impl Error {
     /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// parser.process_chunk("Hello <a2ui-json>oops")?;
-    /// let err = parser.process_chunk("</a2ui-json>").unwrap_err();
+    /// parser.feed("Hello <a2ui-json>oops").into_iter().collect::<Result<Vec<_>, _>>()?;
+    /// let err = parser.feed("</a2ui-json>").into_iter().find_map(Result::err).unwrap();
     /// assert_eq!(err.offset(), 21); // the block ends where `</a2ui-json>` starts
     /// assert_eq!(err.to_string(), "at byte 21: Failed to parse JSON: No valid JSON object found in A2UI block.");
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())

@@ -22,7 +22,68 @@ pub(super) struct Input {
     pub(super) carried: Vec<ResponsePart<String>>,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
+    /// A chunk: its parts and errors in order. After an error, what the chunk completed before
+    /// it and the rest of the chunk come out of the calls that follow (with no more text), made
+    /// here until one succeeds; each error takes at least one byte or mends one surface for
+    /// good, so they come to rest within that many calls.
+    pub(super) fn feed_as(&mut self, chunk: &str) -> Vec<Result<ResponsePart<F>, Error>>
+    where
+        F: Form,
+    {
+        let mut out = Vec::new();
+        let mut parts = std::mem::take(&mut self.recycled);
+        let calls =
+            chunk.len() + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        let mut next = chunk;
+        for _ in 0..calls {
+            match self.step_into(next, &mut parts) {
+                Ok(()) => {
+                    out.extend(parts.drain(..).map(Ok));
+                    break;
+                }
+                Err(e) => {
+                    out.push(Err(e));
+                    next = "";
+                }
+            }
+        }
+        self.recycled = parts;
+        out
+    }
+
+    /// The end of the response: its errors, then its parts.
+    pub(super) fn finish_all(&mut self) -> Vec<Result<ResponsePart<F>, Error>>
+    where
+        F: Form,
+    {
+        let (parts, errors) = self.finish_as::<F>();
+        errors
+            .into_iter()
+            .map(Err)
+            .chain(parts.into_iter().map(Ok))
+            .collect()
+    }
+
+    /// Keeps the parts of `used` for the next step to write over.
+    pub(super) fn recycle_parts(&mut self, used: Vec<Result<ResponsePart<F>, Error>>) {
+        self.recycled
+            .extend(used.into_iter().filter_map(Result::ok));
+    }
+}
+
+impl<F> ProgressiveParser<F> {
+    /// A chunk as one step of either form: its parts, or its first error (what the chunk
+    /// completed then comes out of the next call). The unit tests compare the two forms on one
+    /// parser with it.
+    #[cfg(test)]
+    pub(super) fn step_as<M: Form>(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+        if self.quiet(chunk) {
+            return Ok(Vec::new());
+        }
+        self.step(chunk, Vec::new())
+    }
+
     pub(super) fn step_into<M: Form>(
         &mut self,
         chunk: &str,

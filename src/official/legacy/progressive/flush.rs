@@ -19,7 +19,7 @@ pub(super) enum Flush {
     UpdateEnded,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Emits the components of `sid` reachable from its root, if anything changed: in official
     /// mode all of them, in changed-only mode those that changed. Only the components stored
     /// since the last flush (and those whose placeholders they resolve) are looked at, unless

@@ -29,7 +29,7 @@ pub(super) struct Current {
     pub(super) failed: bool,
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Emits a message built while streaming; one the catalog rejects is left out.
     pub(super) fn emit_loose<M: Form>(&mut self, msg: Value, out: &mut Out<M>) {
         if self.catalogs.validate(&msg, false).is_ok() {

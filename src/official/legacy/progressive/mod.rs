@@ -1,8 +1,9 @@
 //! The progressive parser: what a renderer should show after every chunk of a model's response,
 //! following the streaming rules of the official A2UI conformance suite.
 //!
-//! [`ProgressiveParser::process_chunk`] takes the next piece of the response and returns the
-//! [`ResponsePart`]s it completed: prose outside `<a2ui-json>` blocks, and lists of A2UI messages.
+//! [`ProgressiveParser::feed`] takes the next piece of the response and returns the
+//! [`ResponsePart`]s it completed, and its errors in their place: prose outside `<a2ui-json>`
+//! blocks, and lists of A2UI messages.
 //! Inside a block, a component is shown as soon as it is reachable from its surface's root, even
 //! before its message (or the component itself) has finished arriving:
 //!
@@ -19,8 +20,8 @@
 //!   (unless [`ProgressiveParser::without_validation`]), or against the one of several catalogs
 //!   a component or its surface names ([`ProgressiveParser::with_catalogs`]).
 //!
-//! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: the rest
-//! of a chunk that held several errors, and text held back as a possible tag start.
+//! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: text
+//! held back as a possible tag start.
 //!
 //! Work per chunk is proportional to the chunk and to what is emitted: every character is looked
 //! at once, finished values are kept and never re-read, only the component being written is
@@ -35,13 +36,11 @@
 //! linearly with the UI. A renderer that merges components by id and data by key at the path a
 //! message names ends up, after every chunk, with the same screen in both modes.
 //!
-//! Two output forms: [`ProgressiveParser::process_chunk`] hands out messages as
-//! `serde_json::Value` trees; [`ProgressiveParser::process_chunk_json`] hands out the same
-//! messages as compact JSON text, writing each repeated component from text kept since it last
-//! changed instead of copying its tree. [`ProgressiveParser::process_chunk_into`] and
-//! [`ProgressiveParser::process_chunk_json_into`] hand out the same parts, written over the parts
-//! of an earlier step that the caller hands back, so that a server that sends each step on and
-//! then hands it back allocates only what is new in a step.
+//! Two output forms: messages as `serde_json::Value` trees, or (a parser made with
+//! [`ProgressiveParser::json`]) the same messages as compact JSON text, writing each repeated
+//! component from text kept since it last changed instead of copying its tree. Parts handed back
+//! with [`ProgressiveParser::recycle`] are written over by the next steps, so that a server that
+//! sends each step on and then hands it back allocates only what is new in a step.
 //!
 //! ```
 //! use a2ui_stream::official::catalog::{Catalog, Version};
@@ -53,12 +52,13 @@
 //!     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
 //!     "Row": {"type": "object"}}}), json!({}));
 //! let mut parser = ProgressiveParser::new(&catalog)?;
-//! let parts = parser.process_chunk(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
+//! let mut step = |chunk: &str| parser.feed(chunk).into_iter().collect::<Result<Vec<_>, _>>();
+//! let parts = step(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
 //! assert_eq!(parts[0].text.as_deref(), Some("Here: "));
-//! let parts = parser.process_chunk(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
+//! let parts = step(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
 //! let msgs = parts[0].a2ui.as_ref().unwrap();
 //! assert_eq!(msgs[0]["surfaceUpdate"]["components"][0]["component"]["Card"]["child"], "loading_t");
-//! let parts = parser.process_chunk(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
+//! let parts = step(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
 //! let msgs = parts[0].a2ui.as_ref().unwrap();
 //! // Every reachable component again (official mode), the placeholder swapped for the real child.
 //! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
@@ -96,6 +96,7 @@ mod tests;
 mod writing;
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -118,8 +119,8 @@ use surface::Surface;
 use writing::Writing;
 
 /// One piece of what a chunk completed: prose, A2UI messages, or prose followed by messages.
-/// The messages are `serde_json::Value` trees ([`ProgressiveParser::process_chunk`]) or, with
-/// `M = String`, their compact JSON text ([`ProgressiveParser::process_chunk_json`]).
+/// The messages are `serde_json::Value` trees or, with `M = String` (from a parser made with
+/// [`ProgressiveParser::json`]), their compact JSON text.
 ///
 /// ```
 /// use a2ui_stream::official::legacy::ResponsePart;
@@ -150,10 +151,11 @@ pub struct ResponsePart<M = Value> {
 ///         {"id": "t", "component": {"Text": {"text": {"literalString": "Hello there"}}}}]}}]</a2ui-json>"#;
 /// let mut shown = Vec::new();
 /// for piece in reply.as_bytes().chunks(5) {
-///     shown.extend(parser.process_chunk(std::str::from_utf8(piece).unwrap())?);
+///     for part in parser.feed(std::str::from_utf8(piece).unwrap()) {
+///         shown.push(part?);
+///     }
 /// }
-/// let (rest, errors) = parser.finish();
-/// assert!(rest.is_empty() && errors.is_empty());
+/// assert!(parser.finish().is_empty());
 /// // The prose comes first, then the surface, then the text as it grows ("Hel", ..., "Hello there").
 /// assert_eq!(shown[0].text.as_deref(), Some("Here "));
 /// let texts: Vec<String> = shown.iter().filter_map(|part| part.a2ui.as_ref())
@@ -163,7 +165,7 @@ pub struct ResponsePart<M = Value> {
 /// assert!(texts.len() > 1 && texts.windows(2).all(|w| w[1].starts_with(w[0].as_str())));
 /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
 /// ```
-pub struct ProgressiveParser {
+pub struct ProgressiveParser<F = Value> {
     /// What messages and components are checked against.
     catalogs: Catalogs,
     version: Version,
@@ -185,19 +187,22 @@ pub struct ProgressiveParser {
     writing: Writing,
     /// Room kept from one step to the next.
     room: Room,
+    /// Parts of earlier steps handed back ([`ProgressiveParser::recycle`]), to be written over.
+    recycled: Vec<ResponsePart<F>>,
+    form: PhantomData<fn() -> F>,
 }
 
 /// Allocations a step makes use of and keeps for the next one.
 #[derive(Debug, Default)]
 struct Room {
-    /// Messages handed back by the caller ([`ProgressiveParser::process_chunk_into`]) or
+    /// Messages handed back by the caller ([`ProgressiveParser::recycle`]) or
     /// replaced within a step, to be written over by the next ones made.
     spare: Spare,
     /// The lists a flush of a surface fills, kept empty for their room.
     lists: FlushLists,
 }
 
-impl fmt::Debug for ProgressiveParser {
+impl<F> fmt::Debug for ProgressiveParser<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ProgressiveParser")
             .field("version", &self.version)
@@ -218,7 +223,7 @@ impl ProgressiveParser {
     /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// assert_eq!(parser.process_chunk("plain prose")?[0].text.as_deref(), Some("plain prose"));
+    /// assert_eq!(parser.feed("plain prose")[0].as_ref().unwrap().text.as_deref(), Some("plain prose"));
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     pub fn new(catalog: &Catalog) -> Result<ProgressiveParser, Error> {
@@ -274,6 +279,8 @@ impl ProgressiveParser {
             data: DataModel::default(),
             writing: Writing::new(),
             room: Room::default(),
+            recycled: Vec::new(),
+            form: PhantomData,
         }
     }
 
@@ -296,10 +303,10 @@ impl ProgressiveParser {
     /// let charts = Catalog::new(Version::V09, json!(null), json!({"catalogId": "charts", "components": {
     ///     "Gauge": {"type": "object", "properties": {"value": {"type": "number"}}}}}), json!({}));
     /// let mut parser = ProgressiveParser::with_catalogs(&[basic, charts], Emission::Official)?;
-    /// parser.process_chunk(r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "charts"}},"#)?;
+    /// parser.feed(r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "charts"}},"#).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// // The surface's catalog is `charts`: a Gauge naming no catalog is checked against it.
-    /// let parts = parser.process_chunk(r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
-    ///     {"id": "root", "component": "Gauge", "value": 3}]}}]</a2ui-json>"#)?;
+    /// let parts = parser.feed(r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+    ///     {"id": "root", "component": "Gauge", "value": 3}]}}]</a2ui-json>"#).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
     /// assert_eq!(shown[0]["component"], "Gauge");
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
@@ -335,8 +342,8 @@ impl ProgressiveParser {
     ///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
     ///     {"id": "root", "component": "Unknown", "text": "Hi"}]}}]</a2ui-json>"#;
     /// // The catalog knows no component: checked, the update is rejected.
-    /// assert!(ProgressiveParser::new(&catalog)?.process_chunk(reply).is_err());
-    /// let parts = ProgressiveParser::new(&catalog)?.without_validation().process_chunk(reply)?;
+    /// assert!(ProgressiveParser::new(&catalog)?.feed(reply).iter().any(Result::is_err));
+    /// let parts = ProgressiveParser::new(&catalog)?.without_validation().feed(reply).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// let messages = parts[0].a2ui.as_ref().unwrap();
     /// assert_eq!(messages[1]["updateComponents"]["components"][0]["component"], "Unknown");
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
@@ -371,7 +378,7 @@ impl ProgressiveParser {
     /// let limits = Limits { max_depth: 4, ..Limits::default() };
     /// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(limits);
     /// assert_eq!(parser.limits(), limits);
-    /// let err = parser.process_chunk("<a2ui-json>[{\"a\": [[[[[").unwrap_err();
+    /// let err = parser.feed("<a2ui-json>[{\"a\": [[[[[").into_iter().find_map(Result::err).unwrap();
     /// assert_eq!(err.kind(), ErrorKind::Limit);
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
@@ -409,12 +416,12 @@ impl ProgressiveParser {
     ///     {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
     ///     {"id": "root", "component": "Text", "title": "Hel"#;
     /// let mut parser = ProgressiveParser::new(&catalog)?.with_cuttable_keys(["title"]);
-    /// let parts = parser.process_chunk(start)?;
+    /// let parts = parser.feed(start).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// let messages = parts[0].a2ui.as_ref().unwrap();
     /// assert_eq!(messages[1]["updateComponents"]["components"][0]["title"], "Hel");
     /// // With the default keys, `title` waits until it ends.
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// let parts = parser.process_chunk(start)?;
+    /// let parts = parser.feed(start).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// assert_eq!(parts[0].a2ui.as_ref().unwrap().len(), 1); // the createSurface alone
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
@@ -440,22 +447,61 @@ impl ProgressiveParser {
         self.mode
     }
 
-    /// Takes the next chunk of the response and returns what it completed.
+    /// The same parser, handing out every message as its compact JSON text, what a server
+    /// sends on: the same messages (the text of each is what `serde_json` writes for the
+    /// `Value` the parser would hand out), made without building or copying their trees. Each
+    /// component's text is kept until the component changes, so a step that repeats every
+    /// reachable component costs about the length of what it writes.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?.json();
+    /// parser.feed(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#);
+    /// let parts = parser.feed(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hi"}}}]}}"#);
+    /// assert_eq!(
+    ///     parts[0].as_ref().unwrap().a2ui.as_deref(),
+    ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
+    /// );
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// ```
+    pub fn json(self) -> ProgressiveParser<String> {
+        ProgressiveParser {
+            catalogs: self.catalogs,
+            version: self.version,
+            mode: self.mode,
+            limits: self.limits,
+            input: self.input,
+            block: self.block,
+            json: self.json,
+            current: self.current,
+            surfaces: self.surfaces,
+            queued: self.queued,
+            data: self.data,
+            writing: self.writing,
+            room: self.room,
+            recycled: Vec::new(),
+            form: PhantomData,
+        }
+    }
+
+    /// Takes the next chunk of the response; returns, in order, the parts it completed and the
+    /// errors it met.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// assert_eq!(parser.process_chunk("Hi <a2u")?[0].text.as_deref(), Some("Hi "));
-    /// assert!(parser.process_chunk("i-json>")?.is_empty());
+    /// assert_eq!(parser.feed("Hi <a2u")[0].as_ref().unwrap().text.as_deref(), Some("Hi "));
+    /// assert!(parser.feed("i-json>").is_empty());
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
     ///
     /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
-    /// same however well-formed JSON is cut into chunks, and costs only what broke the rule.
-    /// The parser goes on: what the chunk completed before the error, and then the rest of the
-    /// chunk, come out of the next call (an empty chunk will do).
+    /// same however well-formed JSON is cut into chunks, and costs only what broke the rule:
+    /// what the chunk completed before it, and then the rest of the chunk, come after it.
     /// * A message the catalog rejects is left out.
     /// * A component that refers to itself, closes a cycle or ends a chain deeper than the
     ///   reference allows is set aside: the components that show it show its placeholder again,
@@ -470,163 +516,119 @@ impl ProgressiveParser {
     /// #     "Text": {"type": "object"},
     /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// parser.process_chunk(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}}, "#)?;
+    /// parser.feed(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}}, "#);
     /// let bad = r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "r"}}}]}}"#;
-    /// let err = parser.process_chunk(bad).unwrap_err();
+    /// let err = parser.feed(bad).remove(0).unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Topology);
     /// assert!(err.message().starts_with("Self-reference detected: Component 'r'"));
     /// let component = bad.find(r#"{"id""#).unwrap() as u64;
     /// assert_eq!(err.offset(), 65 + component); // where that component begins
     /// // The next message still arrives, and so does the prose after the block.
-    /// let parts = parser.process_chunk(r#", {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}}]}}]</a2ui-json> Bye."#)?;
+    /// let parts = parser.feed(r#", {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}}]}}]</a2ui-json> Bye."#);
+    /// let parts: Vec<_> = parts.into_iter().collect::<Result<_, _>>()?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["surfaceUpdate"]["components"];
     /// assert_eq!(shown[0]["component"]["Card"]["child"], "loading_t");
     /// assert_eq!(parts[1].text.as_deref(), Some(" Bye."));
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
-    pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, Error> {
-        if self.quiet(chunk) {
-            return Ok(Vec::new());
-        }
-        self.step(chunk, Vec::new())
+    pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart, Error>> {
+        self.feed_as(chunk)
     }
 
-    /// [`ProgressiveParser::process_chunk`] that writes this step's parts into `parts`, over
-    /// what `parts` held: the caller hands back the parts of an earlier step once done with
-    /// them, and the messages of this step are made in their trees, lists and strings, so that
-    /// only what is new in this step is allocated. In official mode, where every step repeats
-    /// every reachable component, that is most of the cost of handing out trees.
-    ///
-    /// `parts` may hold anything (parts of any step, of any parser, or nothing); afterwards it
-    /// holds exactly what `process_chunk` would have returned, or nothing when the call returns
-    /// an error (what the chunk completed then comes out of the next call, as with
-    /// `process_chunk`). A few messages handed back are kept for the steps that follow (at most
-    /// sixteen, with [`ProgressiveParser::process_chunk_json_into`]'s as many again).
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::legacy::ProgressiveParser;
-    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// let mut parts = Vec::new();
-    /// let mut texts = Vec::new();
-    /// for piece in [r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#,
-    ///               r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hel"#,
-    ///               r#"lo"}}}]}}]</a2ui-json>"#] {
-    ///     parser.process_chunk_into(piece, &mut parts)?; // the last step's parts written over
-    ///     for message in parts.iter().filter_map(|p| p.a2ui.as_ref()).flatten() {
-    ///         if let Some(text) = message.pointer("/surfaceUpdate/components/0/component/Text/text") {
-    ///             texts.push(text.clone());
-    ///         }
-    ///     }
-    /// }
-    /// assert_eq!(texts, ["Hel", "Hello"]);
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
-    /// ```
-    pub fn process_chunk_into(
-        &mut self,
-        chunk: &str,
-        parts: &mut Vec<ResponsePart>,
-    ) -> Result<(), Error> {
-        self.step_into(chunk, parts)
-    }
-
-    /// [`ProgressiveParser::process_chunk`] with every message as its compact JSON text, what a
-    /// server sends on: the same messages (the text of each is what `serde_json` writes for the
-    /// `Value` that `process_chunk` returns), made without building or copying their trees.
-    /// Each component's text is kept until the component changes, so a step that repeats every
-    /// reachable component costs about the length of what it writes. The two methods may be
-    /// mixed on one parser.
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::legacy::ProgressiveParser;
-    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// parser.process_chunk_json(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#)?;
-    /// let parts = parser.process_chunk_json(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hi"}}}]}}"#)?;
-    /// assert_eq!(
-    ///     parts[0].a2ui.as_deref(),
-    ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
-    /// );
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
-    /// ```
-    pub fn process_chunk_json(&mut self, chunk: &str) -> Result<Vec<ResponsePart<String>>, Error> {
-        if self.quiet(chunk) {
-            return Ok(Vec::new());
-        }
-        self.step(chunk, Vec::new())
-    }
-
-    /// [`ProgressiveParser::process_chunk_json`] that writes this step's parts into `parts`, each
-    /// message in the buffer of a message of an earlier step handed back in `parts`; see
-    /// [`ProgressiveParser::process_chunk_into`].
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::legacy::ProgressiveParser;
-    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// let mut parts = Vec::new();
-    /// parser.process_chunk_json_into(r#"Hi <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#, &mut parts)?;
-    /// assert_eq!(parts[0].text.as_deref(), Some("Hi "));
-    /// parser.process_chunk_json_into(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hi"}}}]}}"#, &mut parts)?;
-    /// assert_eq!(
-    ///     parts[0].a2ui.as_deref(),
-    ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
-    /// );
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
-    /// ```
-    pub fn process_chunk_json_into(
-        &mut self,
-        chunk: &str,
-        parts: &mut Vec<ResponsePart<String>>,
-    ) -> Result<(), Error> {
-        self.step_into(chunk, parts)
-    }
-
-    /// Ends the response, after its last chunk: everything still to come, and every error still
-    /// to report. After an error, what followed it in its chunk comes out of the next call, so
-    /// a last chunk holding several faults needs several more calls; this makes them (at most
-    /// one error per message or block is left). Text held back because it could have been the
-    /// start of an `<a2ui-json>` tag is prose after all and is handed out. A block that was
-    /// never closed is not an error: what it showed stays shown, as when a model is cut off.
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
-    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
-    /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
-    /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// // Two blocks with no JSON in them, then prose ending in what could start a tag.
-    /// let err = parser.process_chunk("A <a2ui-json>?</a2ui-json> B <a2ui-json>!</a2ui-json> C <a2ui").unwrap_err();
-    /// assert_eq!(err.kind(), ErrorKind::Json);
-    /// let (parts, errors) = parser.finish();
-    /// assert_eq!(errors.len(), 1, "the second block's error");
-    /// let prose: String = parts.iter().filter_map(|p| p.text.as_deref()).collect();
-    /// assert_eq!(prose, "A  B  C <a2ui");
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
-    /// ```
-    pub fn finish(&mut self) -> (Vec<ResponsePart>, Vec<Error>) {
-        self.finish_as()
-    }
-
-    /// [`ProgressiveParser::finish`] with every message as its compact JSON text (see
-    /// [`ProgressiveParser::process_chunk_json`]).
+    /// Ends the response, after its last chunk: everything still to come and every error still
+    /// to report. Text held back because it could have been the start of an `<a2ui-json>` tag
+    /// is prose after all and is handed out. A block that was never closed is not an error:
+    /// what it showed stays shown, as when a model is cut off.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
     /// # use a2ui_stream::official::legacy::ProgressiveParser;
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
-    /// let parts = parser.process_chunk_json("Done. <a2ui-j")?;
-    /// assert_eq!(parts[0].text.as_deref(), Some("Done. "));
-    /// let (parts, errors) = parser.finish_json();
-    /// assert!(errors.is_empty());
-    /// assert_eq!(parts[0].text.as_deref(), Some("<a2ui-j"));
+    /// let out = parser.feed("A <a2ui-json>?</a2ui-json> B <a2ui-json>!</a2ui-json> C <a2ui");
+    /// assert_eq!(out.iter().filter(|r| r.is_err()).count(), 2, "two blocks with no JSON");
+    /// let end = parser.finish();
+    /// let prose: String = out.iter().chain(&end).filter_map(|r| r.as_ref().ok()?.text.as_deref()).collect();
+    /// assert_eq!(prose, "A  B  C <a2ui");
     /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
     /// ```
-    pub fn finish_json(&mut self) -> (Vec<ResponsePart<String>>, Vec<Error>) {
-        self.finish_as()
+    pub fn finish(&mut self) -> Vec<Result<ResponsePart, Error>> {
+        self.finish_all()
+    }
+
+    /// Hands back the parts of an earlier step once done with them: the next steps write their
+    /// messages over these trees, lists and strings, so that a server that sends each step on
+    /// and then hands it back allocates only what is new in a step. In official mode, where
+    /// every step repeats every reachable component, that is most of the cost of handing out
+    /// trees. A few messages are kept (at most sixteen).
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {"Text": {"type": "object"}}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?;
+    /// let mut texts = Vec::new();
+    /// for piece in [r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "t"}},"#,
+    ///               r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": "Hel"#,
+    ///               r#"lo"}}}]}}]</a2ui-json>"#] {
+    ///     let parts = parser.feed(piece);
+    ///     for message in parts.iter().filter_map(|p| p.as_ref().ok()?.a2ui.as_ref()).flatten() {
+    ///         if let Some(text) = message.pointer("/surfaceUpdate/components/0/component/Text/text") {
+    ///             texts.push(text.clone());
+    ///         }
+    ///     }
+    ///     parser.recycle(parts); // written over by the next step
+    /// }
+    /// assert_eq!(texts, ["Hel", "Hello"]);
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// ```
+    pub fn recycle(&mut self, parts: Vec<Result<ResponsePart, Error>>) {
+        self.recycle_parts(parts);
+    }
+}
+
+impl ProgressiveParser<String> {
+    /// [`ProgressiveParser::feed`] with every message as its compact JSON text.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?.json();
+    /// assert_eq!(parser.feed("Hi <a2u")[0].as_ref().unwrap().text.as_deref(), Some("Hi "));
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// ```
+    pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, Error>> {
+        self.feed_as(chunk)
+    }
+
+    /// [`ProgressiveParser::finish`] with every message as its compact JSON text.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?.json();
+    /// parser.feed("Done. <a2ui-j");
+    /// assert_eq!(parser.finish()[0].as_ref().unwrap().text.as_deref(), Some("<a2ui-j"));
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// ```
+    pub fn finish(&mut self) -> Vec<Result<ResponsePart<String>, Error>> {
+        self.finish_all()
+    }
+
+    /// [`ProgressiveParser::recycle`] for parts with messages as JSON text.
+    ///
+    /// ```
+    /// # use a2ui_stream::official::catalog::{Catalog, Version};
+    /// # use a2ui_stream::official::legacy::ProgressiveParser;
+    /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
+    /// let mut parser = ProgressiveParser::new(&catalog)?.json();
+    /// let parts = parser.feed("Hi");
+    /// parser.recycle(parts);
+    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// ```
+    pub fn recycle(&mut self, parts: Vec<Result<ResponsePart<String>, Error>>) {
+        self.recycle_parts(parts);
     }
 }

@@ -1,12 +1,12 @@
 //! Writing a step's messages over messages handed out before, so that a caller who gives back
-//! the parts of an earlier step ([`ProgressiveParser::process_chunk_into`]) gets this step's
+//! the parts of an earlier step ([`ProgressiveParser::recycle`]) gets this step's
 //! parts made in the same trees and strings: a map, list or string that has the same shape in
 //! both is reused, and only what is new in this step is allocated.
 //!
 //! A message written over an old one equals, member for member, the message made afresh; the
 //! old one may be of any shape (members it should not have are removed, missing ones added).
 //!
-//! [`ProgressiveParser::process_chunk_into`]: super::ProgressiveParser::process_chunk_into
+//! [`ProgressiveParser::recycle`]: super::ProgressiveParser::recycle
 
 use serde_json::{Map, Value};
 

@@ -31,7 +31,7 @@ struct Fed {
 fn feed_all(parser: &mut ProgressiveParser, chunks: &[&str]) -> Fed {
     let mut fed = Fed::default();
     for chunk in chunks {
-        match parser.process_chunk(chunk) {
+        match parser.step_as::<Value>(chunk) {
             Ok(parts) => {
                 for part in parts {
                     fed.prose.push_str(part.text.as_deref().unwrap_or(""));
@@ -105,19 +105,19 @@ fn what_a_chunk_completed_before_a_limit_comes_out_of_the_next_call_in_either_fo
     ];
     let mut trees = small_parser(limits);
     let err = trees
-        .process_chunk(&first)
+        .step_as::<Value>(&first)
         .expect_err("past the depth limit");
     assert_eq!(err.kind(), ErrorKind::Limit);
     let parts = trees
-        .process_chunk(&second)
+        .step_as::<Value>(&second)
         .expect("the next block is fine");
     assert_eq!(map_messages(parts, |m| m.to_string()), want);
     let mut texts = small_parser(limits);
     let err = texts
-        .process_chunk_json(&first)
+        .step_as::<String>(&first)
         .expect_err("past the depth limit");
     assert_eq!(err.kind(), ErrorKind::Limit);
-    assert_eq!(texts.process_chunk_json(&second).expect("fine"), want);
+    assert_eq!(texts.step_as::<String>(&second).expect("fine"), want);
 }
 
 #[test]
@@ -245,14 +245,14 @@ proptest::proptest! {
             slow.writing.in_place = false;
             for (i, piece) in pieces.iter().enumerate() {
                 if i % 2 == 0 {
-                    let (a, b) = (fast.process_chunk(piece), slow.process_chunk(piece));
+                    let (a, b) = (fast.step_as::<Value>(piece), slow.step_as::<Value>(piece));
                     proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"), "chunk {}", i);
                 } else {
-                    let (a, b) = (fast.process_chunk_json(piece), slow.process_chunk_json(piece));
+                    let (a, b) = (fast.step_as::<String>(piece), slow.step_as::<String>(piece));
                     proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"), "chunk {}", i);
                 }
             }
-            proptest::prop_assert_eq!(format!("{:?}", fast.finish()), format!("{:?}", slow.finish()));
+            proptest::prop_assert_eq!(format!("{:?}", fast.finish_as::<Value>()), format!("{:?}", slow.finish_as::<Value>()));
             proptest::prop_assert_eq!(slow.writing.grown + slow.writing.appended, 0);
             grown += fast.writing.grown;
             appended += fast.writing.appended;

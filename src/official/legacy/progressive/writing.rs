@@ -92,7 +92,7 @@ impl Writing {
     }
 }
 
-impl ProgressiveParser {
+impl<F> ProgressiveParser<F> {
     /// Rebuilds the component being written, if any, and caches it.
     pub(super) fn sniff_component(&mut self) {
         let Some(index) = self.json.stack.iter().enumerate().position(|(i, _)| {
