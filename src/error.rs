@@ -1,12 +1,17 @@
-//! Errors reported by the splitter: where in the stream, and which rule was broken.
+//! The one shape of the crate's errors: which rule was broken, where, and what happened.
 
 use std::fmt;
 
-/// A problem found in the stream.
+/// A problem found: the rule that was broken ([`kind`](Error::kind)), where
+/// ([`offset`](Error::offset): the byte in everything fed so far, counting from the first byte
+/// ever fed, for errors that have a place) and what happened ([`message`](Error::message)).
+/// `Display` writes `at byte N: message`, or the message alone for an error with no place.
 ///
-/// Every error names the byte offset in the whole stream (counting from the first byte ever fed)
-/// and the rule that was broken. After an error the splitter resynchronises by itself: later
-/// messages still arrive.
+/// Every error of the crate has this shape: the splitter's is `Error` (its kind an
+/// [`ErrorKind`]); the others are `Error<K>` under a name of their own, `K` their kind
+/// (`DirectError` is `Error<DirectErrorKind>`, `StoreError` is `Error<StoreErrorKind>`, …).
+///
+/// After an error the splitter resynchronises by itself: later messages still arrive.
 ///
 /// ```
 /// use a2ui_stream::{Config, Framing, Splitter, ErrorKind};
@@ -14,14 +19,16 @@ use std::fmt;
 /// let mut splitter = Splitter::with_config(Config::bare());
 /// let out: Vec<_> = splitter.feed(br#"{"beginRendering": } {"deleteSurface":{"surfaceId":"s"}}"#).collect();
 /// let err = out[0].as_ref().unwrap_err();
-/// assert_eq!(err.offset(), 19);
+/// assert_eq!(err.offset(), Some(19));
 /// assert!(matches!(err.kind(), ErrorKind::UnexpectedByte { .. }));
+/// assert_eq!(err.to_string(), "at byte 19: unexpected byte '}', expected a value");
 /// assert!(out[1].is_ok()); // the next message still arrives
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    offset: u64,
-    kind: ErrorKind,
+pub struct Error<K = ErrorKind> {
+    kind: K,
+    offset: Option<u64>,
+    message: String,
 }
 
 /// The rule an [`Error`] says was broken.
@@ -30,10 +37,10 @@ pub struct Error {
 /// use a2ui_stream::{Config, ErrorKind, Splitter};
 /// let mut splitter = Splitter::with_config(Config { max_depth: 2, ..Config::bare() });
 /// let err = splitter.feed(br#"{"beginRendering":{"styles":{}}}"#).find_map(Result::err).unwrap();
-/// assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 2 });
+/// assert_eq!(err.kind(), ErrorKind::TooDeep { limit: 2 });
 /// assert_eq!(err.kind().to_string(), "nesting exceeds the limit of 2 levels");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A byte that JSON does not allow here; `expected` says what the grammar wanted.
@@ -77,11 +84,51 @@ pub enum ErrorKind {
 }
 
 impl Error {
+    /// The splitter's error at `offset`: its message is what the kind says.
     pub(crate) fn new(offset: u64, kind: ErrorKind) -> Self {
-        Error { offset, kind }
+        Error {
+            kind,
+            offset: Some(offset),
+            message: kind.to_string(),
+        }
+    }
+}
+
+impl<K> Error<K> {
+    /// An error of kind `kind`, at `offset` when it has a place, saying `message`.
+    #[cfg_attr(not(any(feature = "agui", feature = "official")), allow(dead_code))]
+    pub(crate) fn of(kind: K, offset: Option<u64>, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            offset,
+            message: message.into(),
+        }
     }
 
-    /// Byte offset in the whole stream where the problem was found.
+    /// The error placed at `offset`, unless it has a place already.
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
+    pub(crate) fn at(mut self, offset: u64) -> Self {
+        self.offset.get_or_insert(offset);
+        self
+    }
+}
+
+impl<K: Copy> Error<K> {
+    /// The rule that was broken.
+    ///
+    /// ```
+    /// use a2ui_stream::{ErrorKind, Splitter};
+    /// let mut splitter = Splitter::new();
+    /// let err = splitter.feed(b"<a2ui-json>[42]</a2ui-json>").find_map(Result::err).unwrap();
+    /// assert_eq!(err.kind(), ErrorKind::NotAnObject);
+    /// ```
+    pub fn kind(&self) -> K {
+        self.kind
+    }
+
+    /// Where the problem was found: the byte offset in everything fed, counting from the first
+    /// byte ever fed; `None` for an error with no place in a stream (a catalog that does not
+    /// compile, a run log that refused a write).
     ///
     /// ```
     /// use a2ui_stream::Splitter;
@@ -89,23 +136,24 @@ impl Error {
     /// splitter.feed(b"Hello <a2ui-json>").for_each(drop); // 17 bytes
     /// // Offsets count from the first byte ever fed: the bad `}` is byte 8 of this chunk.
     /// let err = splitter.feed(br#"{"x":tru}"#).find_map(Result::err).unwrap();
-    /// assert_eq!(err.offset(), 17 + 8);
+    /// assert_eq!(err.offset(), Some(17 + 8));
     /// ```
-    pub fn offset(&self) -> u64 {
+    pub fn offset(&self) -> Option<u64> {
         self.offset
     }
 
-    /// The rule that was broken.
+    /// What happened, in words (for the official parsers, in the reference implementation's
+    /// words).
     ///
     /// ```
-    /// use a2ui_stream::{ErrorKind, Splitter};
+    /// use a2ui_stream::Splitter;
     /// let mut splitter = Splitter::new();
     /// let err = splitter.feed(b"<a2ui-json>[42]</a2ui-json>").find_map(Result::err).unwrap();
-    /// assert_eq!(err.kind(), &ErrorKind::NotAnObject);
+    /// assert_eq!(err.message(), "A2UI message must be a JSON object");
     /// assert_eq!(err.to_string(), "at byte 12: A2UI message must be a JSON object");
     /// ```
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }
 
@@ -147,10 +195,13 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-impl fmt::Display for Error {
+impl<K> fmt::Display for Error<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.kind)
+        match self.offset {
+            Some(offset) => write!(f, "at byte {offset}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
-impl std::error::Error for Error {}
+impl<K: fmt::Debug> std::error::Error for Error<K> {}

@@ -96,6 +96,6 @@ pub struct AguiDocDoctests;
 pub struct StorageDocDoctests;
 
 /// The examples of `docs/official.md`, compiled as doctests.
-#[cfg(all(doctest, feature = "official"))]
+#[cfg(all(doctest, feature = "legacy"))]
 #[doc = include_str!("../docs/official.md")]
 pub struct OfficialDocDoctests;

@@ -1002,7 +1002,7 @@ mod tests {
             let toks = lex(input, input.len());
             assert_eq!(
                 toks.last(),
-                Some(&Tok::Err(kind.clone())),
+                Some(&Tok::Err(*kind)),
                 "{}",
                 String::from_utf8_lossy(input)
             );

@@ -111,7 +111,7 @@ pin_project_lite::pin_project! {
     /// let mut events = SplitStream::new(chunks, Splitter::with_config(Config::bare()));
     /// // The message never closed: finish() reports it once the input has ended.
     /// let err = block_on(events.next()).unwrap().unwrap_err();
-    /// assert_eq!(err.kind(), &ErrorKind::Unterminated { what: "message" });
+    /// assert_eq!(err.kind(), ErrorKind::Unterminated { what: "message" });
     /// assert!(block_on(events.next()).is_none());
     /// ```
     #[must_use = "streams do nothing unless polled"]

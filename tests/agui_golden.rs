@@ -2,7 +2,7 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::events::{Event, EventType, PatchOp};
-use a2ui_stream::agui::{AgentOutput, RunBuilder, RunBuilderError, verify};
+use a2ui_stream::agui::{AgentOutput, RunBuilder, RunBuilderErrorKind, verify};
 use serde_json::{Value, json};
 
 fn wire(events: &[Event]) -> Vec<Value> {
@@ -136,12 +136,18 @@ fn failing_tool() {
         Some("TOOL_ERROR".into()),
     )
     .unwrap();
-    assert_eq!(run.text("too late"), Err(RunBuilderError::RunOver));
     assert_eq!(
-        run.tool_call_result("c1", "x"),
-        Err(RunBuilderError::RunOver)
+        run.text("too late").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::RunOver)
     );
-    assert_eq!(run.finish(), Err(RunBuilderError::RunOver));
+    assert_eq!(
+        run.tool_call_result("c1", "x").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::RunOver)
+    );
+    assert_eq!(
+        run.finish().map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::RunOver)
+    );
     assert_eq!(
         wire(&take(&mut run)),
         [
@@ -165,7 +171,8 @@ fn tool_with_broken_arguments_fails_the_run() {
     run.tool_call_start("c1", "search").unwrap();
     run.tool_call_args("c1", "{\"q\": ").unwrap();
     let err = run.tool_call_end("c1").unwrap_err();
-    assert!(matches!(err, RunBuilderError::InvalidToolArguments { ref id, .. } if id == "c1"));
+    assert_eq!(err.kind(), RunBuilderErrorKind::InvalidToolArguments);
+    assert!(err.message().contains("'c1'"), "{err}");
     let events = take(&mut run);
     let last = wire(&events).pop().unwrap();
     assert_eq!(last["type"], "RUN_ERROR");
@@ -317,8 +324,8 @@ fn nested_error_surfaces_at_any_depth() {
     })
     .unwrap();
     assert_eq!(
-        run.push(AgentOutput::RunFinished),
-        Err(RunBuilderError::RunOver)
+        run.push(AgentOutput::RunFinished).map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::RunOver)
     );
     assert_eq!(
         wire(&take(&mut run)),
@@ -486,30 +493,30 @@ fn a2ui_delete_surface_starts_a_new_activity() {
 fn misuse_is_refused() {
     let mut run = RunBuilder::new("t", "r");
     assert_eq!(
-        run.tool_call_args("nope", "{}"),
-        Err(RunBuilderError::UnknownToolCall("nope".into()))
+        run.tool_call_args("nope", "{}").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::UnknownToolCall)
     );
     assert_eq!(
-        run.tool_call_end("nope"),
-        Err(RunBuilderError::UnknownToolCall("nope".into()))
+        run.tool_call_end("nope").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::UnknownToolCall)
     );
     assert_eq!(
-        run.tool_call_result("nope", ""),
-        Err(RunBuilderError::UnknownToolCall("nope".into()))
+        run.tool_call_result("nope", "").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::UnknownToolCall)
     );
     assert_eq!(
-        run.step_finished("s"),
-        Err(RunBuilderError::UnknownStep("s".into()))
+        run.step_finished("s").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::UnknownStep)
     );
     run.step_started("s").unwrap();
     assert_eq!(
-        run.step_started("s"),
-        Err(RunBuilderError::DuplicateStep("s".into()))
+        run.step_started("s").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::DuplicateStep)
     );
     run.tool_call("c", "f", "").unwrap();
     assert_eq!(
-        run.tool_call_start("c", "f"),
-        Err(RunBuilderError::DuplicateToolCall("c".into()))
+        run.tool_call_start("c", "f").map_err(|e| e.kind()),
+        Err(RunBuilderErrorKind::DuplicateToolCall)
     );
     run.finish().unwrap();
     let types: Vec<&str> = take(&mut run)

@@ -87,7 +87,7 @@ fn sync_reference_is_meaningful() {
     let errors: Vec<_> = outs
         .iter()
         .filter_map(|o| match o {
-            Out::Error(e) => Some(e.kind().clone()),
+            Out::Error(e) => Some(e.kind()),
             _ => None,
         })
         .collect();
@@ -182,8 +182,8 @@ fn stream_ends_once_and_is_fused() {
     let Some(Err(e)) = first else {
         panic!("{first:?}")
     };
-    assert_eq!(e.kind(), &ErrorKind::Unterminated { what: "message" });
-    assert_eq!(e.offset(), 11);
+    assert_eq!(e.kind(), ErrorKind::Unterminated { what: "message" });
+    assert_eq!(e.offset(), Some(11));
     assert!(events.is_terminated());
     assert!(block_on(events.next()).is_none());
     assert!(block_on(events.next()).is_none());
@@ -350,8 +350,8 @@ fn decoder_takes_the_whole_buffer_and_finishes_once() {
     assert!(codec.decode(&mut buf).expect("decode").is_none());
     let end = codec.decode_eof(&mut buf).expect("decode_eof");
     let Some(Err(e)) = end else { panic!("{end:?}") };
-    assert_eq!(e.kind(), &ErrorKind::Unterminated { what: "message" });
-    assert_eq!(e.offset(), 36);
+    assert_eq!(e.kind(), ErrorKind::Unterminated { what: "message" });
+    assert_eq!(e.offset(), Some(36));
     // Asking again at the end of the input reports nothing more.
     assert!(codec.decode_eof(&mut buf).expect("decode_eof").is_none());
     assert!(codec.decode_eof(&mut buf).expect("decode_eof").is_none());

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use a2ui_stream::Version;
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::direct::{self, DirectJsonParser, Error, Part, RawPart};
+use a2ui_stream::official::direct::{self, DirectError, DirectJsonParser, Part, RawPart};
 use a2ui_stream::official::validator::Validator;
 use serde_json::{Value, json};
 
@@ -52,7 +52,7 @@ fn suite_part(part: &Part) -> Value {
 
 /// A chunk as the SDK's `parse_chunk` answers it: what it made ready, or its first error (the
 /// SDK raises, and what the chunk made ready before the error is lost with it).
-fn sdk_step(p: &mut DirectJsonParser, input: &str) -> Result<Vec<Part>, Error> {
+fn sdk_step(p: &mut DirectJsonParser, input: &str) -> Result<Vec<Part>, DirectError> {
     p.feed(input).into_iter().collect()
 }
 
@@ -84,8 +84,8 @@ fn streaming_case(v1: &Path, case: &Value) -> Result<(), String> {
             (Err(e), Some(want)) => {
                 let category = want["category"].as_str().unwrap_or_default();
                 let kind = match category {
-                    "ParseError" => direct::ErrorKind::Parse,
-                    _ => direct::ErrorKind::Validation,
+                    "ParseError" => direct::DirectErrorKind::Parse,
+                    _ => direct::DirectErrorKind::Validation,
                 };
                 if e.kind() != kind {
                     return Err(format!("step {n}: {e} is not a {category}"));
@@ -196,7 +196,7 @@ fn parser_case(v1: &Path, case: &Value) -> Result<(), String> {
                 case.get("expect_error"),
             ) {
                 (Err(e), Some(want)) => (want["category"] == json!("ParseError")
-                    && e.kind() == direct::ErrorKind::Parse)
+                    && e.kind() == direct::DirectErrorKind::Parse)
                     .then_some(())
                     .ok_or_else(|| format!("{e} is not {want}")),
                 (Err(e), None) => Err(format!("unexpected error {e}")),

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::{Error, ErrorKind, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{
+    ProgressiveError, ProgressiveErrorKind, ProgressiveParser, ResponsePart,
+};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -39,7 +41,7 @@ fn catalog() -> Catalog {
 /// showed last (official mode sends every reachable component at each step).
 #[derive(Debug, PartialEq)]
 struct Run {
-    errors: Vec<Error>,
+    errors: Vec<ProgressiveError>,
     prose: String,
     screen: BTreeMap<String, Value>,
 }
@@ -132,7 +134,7 @@ fn update(components: &[String]) -> String {
 struct Case {
     name: &'static str,
     text: String,
-    errors: Vec<(ErrorKind, &'static str, u64)>,
+    errors: Vec<(ProgressiveErrorKind, &'static str, u64)>,
     shows: Value,
 }
 
@@ -149,7 +151,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "self-reference",
         errors: vec![(
-            ErrorKind::Topology,
+            ProgressiveErrorKind::Topology,
             "Self-reference detected: Component 'a' references itself in field 'child'",
             start(&body, &card("a", "a")),
         )],
@@ -170,7 +172,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "cycle",
         errors: vec![(
-            ErrorKind::Topology,
+            ProgressiveErrorKind::Topology,
             "Circular reference detected involving component 'a'",
             start(&body, &card("b", "a")),
         )],
@@ -192,7 +194,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "no JSON object",
         errors: vec![(
-            ErrorKind::Json,
+            ProgressiveErrorKind::Json,
             "Failed to parse JSON: No valid JSON object",
             end(&body, "not json"),
         )],
@@ -210,7 +212,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "missing root",
         errors: vec![(
-            ErrorKind::Topology,
+            ProgressiveErrorKind::Topology,
             "No root component (id='col') found in surfaceUpdate",
             end(&body, &rootless),
         )],
@@ -228,7 +230,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "rejected message",
         errors: vec![(
-            ErrorKind::Validation,
+            ProgressiveErrorKind::Validation,
             "Duplicate component ID: t",
             end(&body, &bad),
         )],
@@ -261,7 +263,7 @@ fn cases() -> Vec<Case> {
     cases.push(Case {
         name: "chain too deep",
         errors: vec![(
-            ErrorKind::Topology,
+            ProgressiveErrorKind::Topology,
             "Global recursion limit exceeded: logical depth > 50",
             start(&body, &card(&format!("c{last}"), &format!("c{depth}"))),
         )],
@@ -285,11 +287,8 @@ fn check(case: &Case, got: &Run, mode: Emission, how: &str) {
     for (e, (kind, start, offset)) in got.errors.iter().zip(&case.errors) {
         assert_eq!(e.kind(), *kind, "{} ({how}): {e}", case.name);
         assert!(e.message().starts_with(start), "{} ({how}): {e}", case.name);
-        assert_eq!(e.offset(), *offset, "{} ({how}): {e}", case.name);
-        assert!(
-            e.to_string()
-                .starts_with(&format!("at byte {}: ", e.offset()))
-        );
+        assert_eq!(e.offset(), Some(*offset), "{} ({how}): {e}", case.name);
+        assert!(e.to_string().starts_with(&format!("at byte {offset}: ")));
     }
     let screen = got.screen.get("s").cloned().unwrap_or_default();
     match mode {
@@ -339,8 +338,8 @@ fn what_a_chunk_completed_around_an_error_comes_in_the_same_call() {
     let chunk = "Before. <a2ui-json>[]</a2ui-json> After.";
     let out = parser.feed(chunk);
     let err = out.iter().find_map(|r| r.as_ref().err()).expect("an error");
-    assert_eq!(err.kind(), ErrorKind::Json);
-    assert_eq!(err.offset(), span(chunk, "[]").end);
+    assert_eq!(err.kind(), ProgressiveErrorKind::Json);
+    assert_eq!(err.offset(), Some(span(chunk, "[]").end));
     let prose: Vec<_> = out
         .iter()
         .filter_map(|r| r.as_ref().ok()?.text.as_deref())
@@ -401,13 +400,13 @@ fn offsets_count_every_chunk_fed() {
         .into_iter()
         .find_map(Result::err)
         .unwrap();
-    assert_eq!(err.offset(), 30 + "<a2ui-json>{".len() as u64);
+    assert_eq!(err.offset(), Some(30 + "<a2ui-json>{".len() as u64));
     let err = parser
         .feed("ab<a2ui-json></a2ui-json>")
         .into_iter()
         .find_map(Result::err)
         .unwrap();
-    assert_eq!(err.offset(), 30 + 24 + "ab<a2ui-json>".len() as u64);
+    assert_eq!(err.offset(), Some(30 + 24 + "ab<a2ui-json>".len() as u64));
 }
 
 proptest! {

@@ -27,7 +27,7 @@ use std::sync::{Arc, Once};
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveError, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -194,8 +194,9 @@ fn compare(validator: &Arc<Validator>, pieces: &[&str], label: &str) -> Option<(
     let (mut a, mut b) = (Screen::default(), Screen::default());
     let (mut bytes_a, mut bytes_b) = (0, 0);
     for (i, piece) in pieces.iter().enumerate() {
-        let step =
-            |out: Vec<Result<ResponsePart, Error>>| out.into_iter().collect::<Result<Vec<_>, _>>();
+        let step = |out: Vec<Result<ResponsePart, ProgressiveError>>| {
+            out.into_iter().collect::<Result<Vec<_>, _>>()
+        };
         let (Ok(parts_a), Ok(parts_b)) = (step(official.feed(piece)), step(changed.feed(piece)))
         else {
             return None;
@@ -250,7 +251,7 @@ fn same_as_text(
     for (i, piece) in pieces.iter().enumerate() {
         let made = trees.feed(piece);
         let sent = texts.feed(piece);
-        let want: Vec<Result<ResponsePart<String>, Error>> = made
+        let want: Vec<Result<ResponsePart<String>, ProgressiveError>> = made
             .iter()
             .map(|r| r.as_ref().map(written).map_err(Clone::clone))
             .collect();
@@ -570,8 +571,8 @@ fn texts_limited(validator: &Validator, limit: u64, whole: bool) -> Arc<Validato
 
 /// What every step of a response returns (parts or error), in both forms, official mode.
 type Steps = Vec<(
-    Result<Vec<ResponsePart>, Error>,
-    Result<Vec<ResponsePart<String>>, Error>,
+    Result<Vec<ResponsePart>, ProgressiveError>,
+    Result<Vec<ResponsePart<String>>, ProgressiveError>,
 )>;
 
 fn official_steps(validator: &Arc<Validator>, pieces: &[&str]) -> Steps {

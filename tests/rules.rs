@@ -38,7 +38,9 @@ fn collect(events: impl Iterator<Item = Result<Event, Error>>) -> Outcome {
                 .text
                 .push_str(std::str::from_utf8(&t).expect("text is whole characters")),
             Ok(Event::Message(m)) => o.messages.push(m.as_str().to_owned()),
-            Err(e) => o.errors.push((e.offset(), e.kind().clone())),
+            Err(e) => o
+                .errors
+                .push((e.offset().expect("a splitter error has a place"), e.kind())),
         }
     }
     o

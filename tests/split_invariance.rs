@@ -3,7 +3,7 @@
 //! messages accepts or refuses each as it does the message it came from, and ends where the
 //! whole messages leave it.
 
-use a2ui_stream::renderer::{ErrorKind, RendererState};
+use a2ui_stream::renderer::{RenderErrorKind, RendererState};
 use a2ui_stream::{Config, Event, MessageKind, Splitter};
 use bytes::Bytes;
 use proptest::prelude::*;
@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 enum Out {
     Text(Vec<u8>),
     Message(Vec<u8>),
-    Error(u64, String),
+    Error(Option<u64>, String),
 }
 
 fn push(outs: &mut Vec<Out>, ev: Result<Event, a2ui_stream::Error>) {
@@ -33,8 +33,8 @@ fn push(outs: &mut Vec<Out>, ev: Result<Event, a2ui_stream::Error>) {
 
 /// What a renderer made of a message: its action, or the rule it broke.
 fn outcome(
-    result: Result<MessageKind, a2ui_stream::renderer::Error>,
-) -> Result<MessageKind, ErrorKind> {
+    result: Result<MessageKind, a2ui_stream::renderer::RenderError>,
+) -> Result<MessageKind, RenderErrorKind> {
     result.map_err(|e| e.kind().clone())
 }
 

@@ -24,7 +24,8 @@ use a2ui_stream::agui::events::{
     StepStarted, TextMessage, TextMessageStart, ToolCall, ToolMessage, UserContent, UserMessage,
 };
 use a2ui_stream::agui::{
-    MemoryRunLog, RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored, messages_of_run,
+    MemoryRunLog, RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, StoreErrorKind, Stored,
+    messages_of_run,
 };
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -135,19 +136,11 @@ fn seqs(stored: &[Stored]) -> Vec<u64> {
 }
 
 fn conflict(thread: &str, run: &str, expected: u64, got: u64) -> StoreError {
-    StoreError::Conflict {
-        thread_id: thread.into(),
-        run_id: run.into(),
-        expected,
-        got,
-    }
+    StoreError::conflict(thread, run, expected, got)
 }
 
 fn ended(thread: &str, run: &str) -> StoreError {
-    StoreError::Ended {
-        thread_id: thread.into(),
-        run_id: run.into(),
-    }
+    StoreError::ended(thread, run)
 }
 
 fn user(id: &str, text: &str) -> ChatMessage {
@@ -754,9 +747,8 @@ fn starting_a_run_that_has_events_is_a_conflict_and_changes_nothing() {
 fn start_refuses_an_empty_batch_and_one_with_events_after_its_end() {
     for b in backends() {
         let err = b.log.start("t", "r", "alice", &[]).unwrap_err();
-        let StoreError::Backend(message) = &err else {
-            panic!("{}: {err:?}", b.name)
-        };
+        assert_eq!(err.kind(), StoreErrorKind::Backend, "{}: {err:?}", b.name);
+        let message = err.message();
         assert!(
             message.contains("a run starts with at least one event"),
             "{}: {message}",

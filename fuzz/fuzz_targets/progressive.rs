@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::Emission;
-use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveError, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use a2ui_stream::official::validator::Validator;
 use libfuzzer_sys::fuzz_target;
@@ -79,7 +79,7 @@ fn hash(data: &[u8]) -> u64 {
 }
 
 /// The Value form written as the text form writes it.
-fn written(parts: &[Result<ResponsePart, Error>]) -> Vec<Result<ResponsePart<String>, Error>> {
+fn written(parts: &[Result<ResponsePart, ProgressiveError>]) -> Vec<Result<ResponsePart<String>, ProgressiveError>> {
     parts
         .iter()
         .map(|part| {

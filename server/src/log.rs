@@ -86,7 +86,7 @@ impl SharedLog {
         let log = self.log.clone();
         tokio::task::spawn_blocking(move || f(&*log))
             .await
-            .unwrap_or_else(|e| Err(StoreError::Backend(format!("a run log call failed: {e}"))))
+            .unwrap_or_else(|e| Err(StoreError::backend(format!("a run log call failed: {e}"))))
     }
 
     fn woke(&self) {

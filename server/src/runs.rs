@@ -7,7 +7,7 @@ use crate::registry::{Follower, Registry, Stop};
 use crate::{Agent, Caller, Deadline, Options, Run, RunWriter};
 use a2ui_stream::agui::events::{Event, RunAgentInput};
 use a2ui_stream::agui::{ClientCatalogs, RunBuilder, sse};
-use a2ui_stream::agui::{StoreError, Stored, messages_of_run, upsert_messages};
+use a2ui_stream::agui::{StoreErrorKind, Stored, messages_of_run, upsert_messages};
 use axum::body::Bytes;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -231,7 +231,7 @@ impl<A: Agent> Runs<A> {
         let (first, started) = sh.log.start(&thread, &run, &claim, first).await;
         let (frames, next_seq) = match started {
             Ok(stored) => (frames_of(&stored), stored.last().map_or(1, |s| s.seq + 1)),
-            Err(StoreError::Conflict { .. }) => {
+            Err(e) if matches!(e.kind(), StoreErrorKind::Conflict { .. }) => {
                 sh.registry.end(&thread, &run);
                 drop(follower);
                 return known_run(&sh, &input, &thread, &claim, resuming, after, true).await;

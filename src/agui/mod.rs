@@ -42,14 +42,17 @@ mod verify;
 pub use a2ui::{A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, A2uiActivities};
 pub use catalogs::ClientCatalogs;
 pub use closure::SelfContained;
-pub use run::{A2UI_ERROR_EVENT, AgentOutput, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError};
-pub use sse::{LastEventIdError, SseEncoder, SseReadError, SseReadErrorKind, SseReader};
+pub use run::{
+    A2UI_ERROR_EVENT, AgentOutput, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError,
+    RunBuilderErrorKind,
+};
+pub use sse::{SseEncoder, SseError, SseErrorKind, SseReader};
 #[cfg(feature = "store-redis")]
 pub use store::RedisRunLog;
 #[cfg(feature = "store")]
 pub use store::SqliteRunLog;
 pub use store::{
-    MemoryRunLog, RunLog, RunRecorder, RunStatus, SERVER_RESTARTED, StoreError, Stored,
-    messages_of_run, upsert_messages,
+    MemoryRunLog, RunLog, RunRecorder, RunStatus, SERVER_RESTARTED, StoreError, StoreErrorKind,
+    Stored, messages_of_run, upsert_messages,
 };
 pub use verify::{Rule, Span, Verifier, Violation, verify};

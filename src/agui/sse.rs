@@ -24,7 +24,6 @@
 //! ```
 
 use super::events::Event;
-use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The media type of an SSE body.
@@ -132,53 +131,21 @@ pub fn frame(json: &str, id: Option<u64>) -> String {
 /// let err = sse::last_event_id(Some(b"run-1:42")).unwrap_err();
 /// assert_eq!(err.to_string(), "Last-Event-ID `run-1:42` is not an event id of this server (a whole number)");
 /// ```
-pub fn last_event_id(header: Option<&[u8]>) -> Result<u64, LastEventIdError> {
+pub fn last_event_id(header: Option<&[u8]>) -> Result<u64, SseError> {
     let Some(raw) = header else { return Ok(0) };
     let text = String::from_utf8_lossy(raw);
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Ok(0);
     }
-    trimmed.parse().map_err(|_| LastEventIdError {
-        value: trimmed.to_owned(),
+    trimmed.parse().map_err(|_| {
+        SseError::of(
+            SseErrorKind::LastEventId,
+            None,
+            format!("Last-Event-ID `{trimmed}` is not an event id of this server (a whole number)"),
+        )
     })
 }
-
-/// A `Last-Event-ID` that is not a sequence number; see [`last_event_id`].
-///
-/// ```
-/// use a2ui_stream::agui::sse;
-/// let err = sse::last_event_id(Some(b"abc")).unwrap_err();
-/// assert_eq!(err.value(), "abc");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LastEventIdError {
-    value: String,
-}
-
-impl LastEventIdError {
-    /// The header's value, trimmed.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::sse;
-    /// assert_eq!(sse::last_event_id(Some(b" x ")).unwrap_err().value(), "x");
-    /// ```
-    pub fn value(&self) -> &str {
-        &self.value
-    }
-}
-
-impl fmt::Display for LastEventIdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Last-Event-ID `{}` is not an event id of this server (a whole number)",
-            self.value
-        )
-    }
-}
-
-impl std::error::Error for LastEventIdError {}
 
 /// SSE writer with keep-alive timing (no I/O, no clock of its own).
 ///
@@ -351,100 +318,44 @@ impl SseEncoder {
     }
 }
 
-/// A problem found while reading an SSE body.
+/// A problem found while reading an SSE body (at the byte of the body where the frame's line
+/// starts, counting across chunks), or a `Last-Event-ID` header that is not an event id (no
+/// offset).
 ///
 /// ```
-/// use a2ui_stream::agui::SseReader;
+/// use a2ui_stream::agui::{SseErrorKind, SseReader};
 /// let mut reader = SseReader::new();
 /// let got = reader.feed(b": hello\n\ndata: {\"type\":\"NOPE\"}\n\n");
 /// let err = got[0].as_ref().unwrap_err();
-/// assert_eq!(err.offset(), 9); // where the frame's `data:` line starts
+/// assert_eq!((err.kind(), err.offset()), (SseErrorKind::InvalidEvent, Some(9)));
 /// assert!(err.to_string().starts_with("at byte 9: data is not an AG-UI event"));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SseReadError {
-    offset: u64,
-    kind: SseReadErrorKind,
-}
+pub type SseError = crate::Error<SseErrorKind>;
 
-/// What went wrong while reading an SSE body.
+/// What went wrong while reading an SSE body or its `Last-Event-ID`.
 ///
 /// ```
-/// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
+/// use a2ui_stream::agui::{SseErrorKind, SseReader, sse};
 /// let got = SseReader::new().feed(b"data: \xFF\n\ndata: 42\n\n");
-/// assert_eq!(got[0].as_ref().unwrap_err().kind(), &SseReadErrorKind::InvalidUtf8);
-/// assert!(matches!(got[1].as_ref().unwrap_err().kind(), SseReadErrorKind::InvalidEvent(_)));
+/// assert_eq!(got[0].as_ref().unwrap_err().kind(), SseErrorKind::InvalidUtf8);
+/// assert_eq!(got[1].as_ref().unwrap_err().kind(), SseErrorKind::InvalidEvent);
+/// assert_eq!(sse::last_event_id(Some(b"x")).unwrap_err().kind(), SseErrorKind::LastEventId);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum SseReadErrorKind {
+pub enum SseErrorKind {
     /// A frame's data is not UTF-8.
     InvalidUtf8,
     /// A frame's data is not a JSON AG-UI event; the message says why.
-    InvalidEvent(String),
+    InvalidEvent,
     /// A line or frame grew beyond the configured limit.
     TooLarge {
         /// The configured limit in bytes.
         limit: usize,
     },
+    /// A `Last-Event-ID` header is not a sequence number ([`last_event_id`]).
+    LastEventId,
 }
-
-impl SseReadError {
-    /// Byte offset in the body of the line where the problem was found.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseReader;
-    /// let mut reader = SseReader::new();
-    /// let first = b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n";
-    /// assert!(reader.feed(first)[0].is_ok());
-    /// // Offsets count from the start of the body, across chunks.
-    /// let got = reader.feed(b"data: {oops}\n\n");
-    /// assert_eq!(got[0].as_ref().unwrap_err().offset(), first.len() as u64);
-    /// ```
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
-    /// let got = SseReader::new().feed(b"data: {\"type\":\"STEP_STARTED\"}\n\n");
-    /// match got[0].as_ref().unwrap_err().kind() {
-    ///     SseReadErrorKind::InvalidEvent(why) => assert!(why.contains("stepName"), "{why}"),
-    ///     other => panic!("unexpected {other:?}"),
-    /// }
-    /// ```
-    pub fn kind(&self) -> &SseReadErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for SseReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            SseReadErrorKind::InvalidUtf8 => {
-                write!(f, "at byte {}: data is not UTF-8", self.offset)
-            }
-            SseReadErrorKind::InvalidEvent(e) => {
-                write!(
-                    f,
-                    "at byte {}: data is not an AG-UI event: {e}",
-                    self.offset
-                )
-            }
-            SseReadErrorKind::TooLarge { limit } => {
-                write!(
-                    f,
-                    "at byte {}: frame exceeds the limit of {limit} bytes",
-                    self.offset
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for SseReadError {}
 
 /// Incremental `text/event-stream` reader that yields AG-UI events.
 ///
@@ -520,12 +431,12 @@ impl SseReader {
     /// A reader that rejects lines and frames longer than `max` bytes.
     ///
     /// ```
-    /// use a2ui_stream::agui::{SseReadErrorKind, SseReader};
+    /// use a2ui_stream::agui::{SseErrorKind, SseReader};
     /// let mut reader = SseReader::with_max_frame_bytes(64);
     /// let big = format!("data: \"{}\"\n\n", "x".repeat(100));
     /// let small = "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n";
     /// let got = reader.feed(format!("{big}{small}").as_bytes());
-    /// assert_eq!(got[0].as_ref().unwrap_err().kind(), &SseReadErrorKind::TooLarge { limit: 64 });
+    /// assert_eq!(got[0].as_ref().unwrap_err().kind(), SseErrorKind::TooLarge { limit: 64 });
     /// assert!(got[1].is_ok()); // reading goes on with the next frame
     /// ```
     pub fn with_max_frame_bytes(max: usize) -> Self {
@@ -556,7 +467,7 @@ impl SseReader {
     /// let types: Vec<_> = reader.feed(tail).into_iter().map(|e| e.unwrap().event_type()).collect();
     /// assert_eq!(types, [EventType::StepStarted, EventType::StepFinished]);
     /// ```
-    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Event, SseReadError>> {
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Event, SseError>> {
         self.feed_frames(chunk)
             .into_iter()
             .map(|r| r.map(|f| f.event))
@@ -578,7 +489,7 @@ impl SseReader {
     /// assert_eq!(ids, [Some("1".to_string()), Some("1".to_string()), Some("3".to_string())]);
     /// assert_eq!(reader.last_event_id(), Some("3"));
     /// ```
-    pub fn feed_frames(&mut self, chunk: &[u8]) -> Vec<Result<Frame, SseReadError>> {
+    pub fn feed_frames(&mut self, chunk: &[u8]) -> Vec<Result<Frame, SseError>> {
         let mut out = Vec::new();
         let mut chunk = chunk;
         if self.skip_lf && !chunk.is_empty() {
@@ -669,19 +580,14 @@ impl SseReader {
     }
 
     /// A line longer than the limit, starting at `offset`: the frame it is in is dropped.
-    fn too_large(&mut self, offset: u64) -> SseReadError {
+    fn too_large(&mut self, offset: u64) -> SseError {
         self.data.clear();
         self.has_data = false;
-        SseReadError {
-            offset,
-            kind: SseReadErrorKind::TooLarge {
-                limit: self.max_bytes,
-            },
-        }
+        too_large(offset, self.max_bytes)
     }
 
     /// Handles one complete line (without its line end).
-    fn line(&mut self, line: &[u8], offset: u64) -> Option<Result<Frame, SseReadError>> {
+    fn line(&mut self, line: &[u8], offset: u64) -> Option<Result<Frame, SseError>> {
         if line.is_empty() {
             return self.dispatch();
         }
@@ -720,18 +626,13 @@ impl SseReader {
             if self.data.len() > self.max_bytes {
                 self.data.clear();
                 self.has_data = false;
-                return Some(Err(SseReadError {
-                    offset,
-                    kind: SseReadErrorKind::TooLarge {
-                        limit: self.max_bytes,
-                    },
-                }));
+                return Some(Err(too_large(offset, self.max_bytes)));
             }
         }
         None
     }
 
-    fn dispatch(&mut self) -> Option<Result<Frame, SseReadError>> {
+    fn dispatch(&mut self) -> Option<Result<Frame, SseError>> {
         if !self.has_data {
             return None;
         }
@@ -739,21 +640,34 @@ impl SseReader {
         let data = std::mem::take(&mut self.data);
         let offset = self.data_offset;
         Some(match std::str::from_utf8(&data) {
-            Err(_) => Err(SseReadError {
-                offset,
-                kind: SseReadErrorKind::InvalidUtf8,
-            }),
+            Err(_) => Err(SseError::of(
+                SseErrorKind::InvalidUtf8,
+                Some(offset),
+                "data is not UTF-8",
+            )),
             Ok(text) => serde_json::from_str(text)
                 .map(|event| Frame {
                     id: self.last_id.clone(),
                     event,
                 })
-                .map_err(|e| SseReadError {
-                    offset,
-                    kind: SseReadErrorKind::InvalidEvent(e.to_string()),
+                .map_err(|e| {
+                    SseError::of(
+                        SseErrorKind::InvalidEvent,
+                        Some(offset),
+                        format!("data is not an AG-UI event: {e}"),
+                    )
                 }),
         })
     }
+}
+
+/// A line or frame at `offset` longer than `limit` bytes.
+fn too_large(offset: u64, limit: usize) -> SseError {
+    SseError::of(
+        SseErrorKind::TooLarge { limit },
+        Some(offset),
+        format!("frame exceeds the limit of {limit} bytes"),
+    )
 }
 
 /// Reads a whole SSE body into events; stops at the first error.
@@ -763,7 +677,7 @@ impl SseReader {
 /// let events = sse::read_all(b"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\"}\n\n: ping\n\n").unwrap();
 /// assert_eq!(events.len(), 1);
 /// ```
-pub fn read_all(body: &[u8]) -> Result<Vec<Event>, SseReadError> {
+pub fn read_all(body: &[u8]) -> Result<Vec<Event>, SseError> {
     let mut reader = SseReader::new();
     reader.feed(body).into_iter().collect()
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::checks::{self, Candidate};
 use super::data;
-use super::error::{Error, ErrorKind};
+use super::error::{RenderError, RenderErrorKind};
 use super::surface::{Component, Surface};
 use super::{RendererState, Rules};
 use crate::{MessageKind, Version};
@@ -17,12 +17,12 @@ const ROOT: &str = "root";
 
 impl RendererState {
     /// See [`RendererState::apply`].
-    pub(super) fn apply_value(&mut self, message: &Value) -> Result<MessageKind, Error> {
+    pub(super) fn apply_value(&mut self, message: &Value) -> Result<MessageKind, RenderError> {
         let Value::Object(fields) = message else {
-            return Err(Error::new(ErrorKind::NotAnObject));
+            return Err(RenderError::new(RenderErrorKind::NotAnObject));
         };
-        checks::depth(message).map_err(Error::new)?;
-        let Some(version) = version_of(fields).map_err(Error::new)? else {
+        checks::depth(message).map_err(RenderError::new)?;
+        let Some(version) = version_of(fields).map_err(RenderError::new)? else {
             return Ok(MessageKind::Unknown);
         };
         let mut present = version
@@ -35,13 +35,13 @@ impl RendererState {
             return Ok(MessageKind::Unknown);
         };
         if let Some(&second) = present.next() {
-            return Err(Error::new(ErrorKind::MultipleActions {
+            return Err(RenderError::new(RenderErrorKind::MultipleActions {
                 first: kind,
                 second,
             }));
         }
         let Some(Value::Object(body)) = fields.get(kind.key()) else {
-            return Err(Error::new(ErrorKind::WrongType {
+            return Err(RenderError::new(RenderErrorKind::WrongType {
                 field: kind.key(),
                 expected: "an object",
             }));
@@ -63,11 +63,11 @@ impl RendererState {
     }
 
     /// `createSurface`: a new surface, with v1.0's inline data model and components.
-    fn create(&mut self, version: Version, body: &Map<String, Value>) -> Result<(), Error> {
+    fn create(&mut self, version: Version, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
-        let fail = |kind| Error::new(kind).surface(id);
+        let fail = |kind| RenderError::new(kind).surface(id);
         if self.surfaces.contains_key(id) {
-            return Err(fail(ErrorKind::SurfaceExists));
+            return Err(fail(RenderErrorKind::SurfaceExists));
         }
         let catalog = optional_str(body, "catalogId").map_err(fail)?;
         if let Some(catalog) = catalog {
@@ -82,7 +82,7 @@ impl RendererState {
             None => false,
             Some(Value::Bool(send)) => *send,
             Some(_) => {
-                return Err(fail(ErrorKind::WrongType {
+                return Err(fail(RenderErrorKind::WrongType {
                     field: "sendDataModel",
                     expected: "a boolean",
                 }));
@@ -105,14 +105,14 @@ impl RendererState {
         &mut self,
         version: Version,
         body: &Map<String, Value>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), RenderError> {
         let id = surface_id(body)?;
         let surface = self
             .surfaces
             .get_mut(id)
-            .ok_or_else(|| Error::new(ErrorKind::UnknownSurface).surface(id))?;
+            .ok_or_else(|| RenderError::new(RenderErrorKind::UnknownSurface).surface(id))?;
         let list = body.get("components").ok_or_else(|| {
-            Error::new(ErrorKind::MissingField {
+            RenderError::new(RenderErrorKind::MissingField {
                 field: "components",
             })
             .surface(id)
@@ -121,20 +121,20 @@ impl RendererState {
     }
 
     /// `updateDataModel`: a value set (or, `null` or absent, deleted) at a JSON Pointer.
-    fn update_data(&mut self, body: &Map<String, Value>) -> Result<(), Error> {
+    fn update_data(&mut self, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
-        let fail = |kind| Error::new(kind).surface(id);
+        let fail = |kind| RenderError::new(kind).surface(id);
         let surface = self
             .surfaces
             .get_mut(id)
-            .ok_or_else(|| fail(ErrorKind::UnknownSurface))?;
+            .ok_or_else(|| fail(RenderErrorKind::UnknownSurface))?;
         let path = optional_str(body, "path").map_err(fail)?.unwrap_or("/");
         let value = body.get("value").cloned().unwrap_or(Value::Null);
         data::set(&mut surface.data_model, path, value).map_err(fail)
     }
 
     /// `deleteSurface`: the surface is gone (a surface that is not there is left alone).
-    fn delete(&mut self, body: &Map<String, Value>) -> Result<(), Error> {
+    fn delete(&mut self, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
         self.surfaces.remove(id);
         Ok(())
@@ -142,12 +142,12 @@ impl RendererState {
 
     /// v0.8 `beginRendering`: the surface's root, catalog and styles; the surface is drawn
     /// from now on.
-    fn begin(&mut self, body: &Map<String, Value>) -> Result<(), Error> {
+    fn begin(&mut self, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
-        let fail = |kind| Error::new(kind).surface(id);
+        let fail = |kind| RenderError::new(kind).surface(id);
         let root = optional_str(body, "root")
             .map_err(fail)?
-            .ok_or_else(|| fail(ErrorKind::MissingField { field: "root" }))?;
+            .ok_or_else(|| fail(RenderErrorKind::MissingField { field: "root" }))?;
         let catalog = optional_str(body, "catalogId").map_err(fail)?;
         if let Some(catalog) = catalog {
             self.rules
@@ -170,10 +170,10 @@ impl RendererState {
 
     /// v0.8 `surfaceUpdate`: components added or replaced by id (the surface is made if it is
     /// not there yet).
-    fn surface_update(&mut self, body: &Map<String, Value>) -> Result<(), Error> {
+    fn surface_update(&mut self, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
         let list = body.get("components").ok_or_else(|| {
-            Error::new(ErrorKind::MissingField {
+            RenderError::new(RenderErrorKind::MissingField {
                 field: "components",
             })
             .surface(id)
@@ -191,19 +191,19 @@ impl RendererState {
 
     /// v0.8 `dataModelUpdate`: `contents` set at `path` (the surface is made if it is not
     /// there yet).
-    fn data_model_update(&mut self, body: &Map<String, Value>) -> Result<(), Error> {
+    fn data_model_update(&mut self, body: &Map<String, Value>) -> Result<(), RenderError> {
         let id = surface_id(body)?;
-        let fail = |kind| Error::new(kind).surface(id);
+        let fail = |kind| RenderError::new(kind).surface(id);
         let path = optional_str(body, "path").map_err(fail)?.unwrap_or("/");
         let value = match body.get("contents") {
             Some(Value::Array(entries)) => data::contents(entries).map_err(fail)?,
             Some(_) => {
-                return Err(fail(ErrorKind::WrongType {
+                return Err(fail(RenderErrorKind::WrongType {
                     field: "contents",
                     expected: "a list of entries",
                 }));
             }
-            None => return Err(fail(ErrorKind::MissingField { field: "contents" })),
+            None => return Err(fail(RenderErrorKind::MissingField { field: "contents" })),
         };
         match self.surfaces.get_mut(id) {
             Some(surface) => data::set_v08(&mut surface.data_model, path, value).map_err(fail),
@@ -220,13 +220,13 @@ impl RendererState {
 impl Rules {
     /// Refuses a catalog the renderer does not know, or one of another version, when it was
     /// given its catalogs.
-    pub(super) fn check_catalog(&self, id: &str, version: Version) -> Result<(), ErrorKind> {
+    pub(super) fn check_catalog(&self, id: &str, version: Version) -> Result<(), RenderErrorKind> {
         if self.catalogs.is_empty() {
             return Ok(());
         }
         match self.catalogs.iter().find(|(known, _)| known == id) {
-            None => Err(ErrorKind::CatalogNotFound(id.to_owned())),
-            Some((_, speaks)) if *speaks != version => Err(ErrorKind::CatalogVersion {
+            None => Err(RenderErrorKind::CatalogNotFound(id.to_owned())),
+            Some((_, speaks)) if *speaks != version => Err(RenderErrorKind::CatalogVersion {
                 catalog: id.to_owned(),
                 catalog_version: *speaks,
                 expected: version,
@@ -237,9 +237,14 @@ impl Rules {
 
     /// Adds or replaces, by id, the components of `list` (a message's `components`) on
     /// `surface`, in `version`'s shape; the surface is unchanged if any of them is refused.
-    fn upsert(&self, surface: &mut Surface, version: Version, list: &Value) -> Result<(), Error> {
+    fn upsert(
+        &self,
+        surface: &mut Surface,
+        version: Version,
+        list: &Value,
+    ) -> Result<(), RenderError> {
         let Value::Array(items) = list else {
-            return Err(Error::new(ErrorKind::WrongType {
+            return Err(RenderError::new(RenderErrorKind::WrongType {
                 field: "components",
                 expected: "a list",
             })
@@ -255,7 +260,7 @@ impl Rules {
             let mut seen = HashSet::new();
             for (id, component) in &incoming {
                 if !seen.insert(*id) {
-                    return Err(Error::new(ErrorKind::DuplicateComponent)
+                    return Err(RenderError::new(RenderErrorKind::DuplicateComponent)
                         .surface(&surface.id)
                         .component(id));
                 }
@@ -281,9 +286,9 @@ impl Rules {
         surface: &Surface,
         version: Version,
         item: &'v Value,
-    ) -> Result<(&'v str, Component), Error> {
+    ) -> Result<(&'v str, Component), RenderError> {
         let Value::Object(fields) = item else {
-            return Err(Error::new(ErrorKind::WrongType {
+            return Err(RenderError::new(RenderErrorKind::WrongType {
                 field: "components",
                 expected: "a list of objects",
             }));
@@ -291,25 +296,29 @@ impl Rules {
         let id = match fields.get("id") {
             Some(Value::String(id)) => id.as_str(),
             Some(_) => {
-                return Err(Error::new(ErrorKind::WrongType {
+                return Err(RenderError::new(RenderErrorKind::WrongType {
                     field: "id",
                     expected: "a string",
                 }));
             }
-            None => return Err(Error::new(ErrorKind::MissingField { field: "id" })),
+            None => {
+                return Err(RenderError::new(RenderErrorKind::MissingField {
+                    field: "id",
+                }));
+            }
         };
-        let fail = |kind| Error::new(kind).component(id);
+        let fail = |kind| RenderError::new(kind).component(id);
         match (fields.get("component"), version) {
-            (None, _) => return Err(fail(ErrorKind::MissingField { field: "component" })),
+            (None, _) => return Err(fail(RenderErrorKind::MissingField { field: "component" })),
             (Some(Value::Object(_)), Version::V08) | (Some(Value::String(_)), _) => {}
             (Some(_), Version::V08) => {
-                return Err(fail(ErrorKind::WrongType {
+                return Err(fail(RenderErrorKind::WrongType {
                     field: "component",
                     expected: "an object",
                 }));
             }
             (Some(_), _) => {
-                return Err(fail(ErrorKind::WrongType {
+                return Err(fail(RenderErrorKind::WrongType {
                     field: "component",
                     expected: "a string",
                 }));
@@ -318,7 +327,9 @@ impl Rules {
         if surface.version >= Version::V10 {
             match optional_str(fields, "catalogId").map_err(fail)? {
                 Some(catalog) => self.check_catalog(catalog, surface.version).map_err(fail)?,
-                None if surface.catalog_id.is_none() => return Err(fail(ErrorKind::NoCatalog)),
+                None if surface.catalog_id.is_none() => {
+                    return Err(fail(RenderErrorKind::NoCatalog));
+                }
                 None => {}
             }
         }
@@ -333,19 +344,19 @@ impl Rules {
 
 /// The protocol version a message speaks: its `version`, else v0.8 when it has a v0.8 action;
 /// `None` when it has no action this model knows.
-fn version_of(message: &Map<String, Value>) -> Result<Option<Version>, ErrorKind> {
+fn version_of(message: &Map<String, Value>) -> Result<Option<Version>, RenderErrorKind> {
     match message.get("version") {
         Some(Value::String(text)) => Version::parse(text)
             .map(Some)
-            .ok_or_else(|| ErrorKind::UnsupportedVersion(text.clone())),
-        Some(other) => Err(ErrorKind::UnsupportedVersion(other.to_string())),
+            .ok_or_else(|| RenderErrorKind::UnsupportedVersion(text.clone())),
+        Some(other) => Err(RenderErrorKind::UnsupportedVersion(other.to_string())),
         None => {
             let has = |kind: &&MessageKind| message.contains_key(kind.key());
             if Version::V08.kinds().iter().any(|k| has(&k)) {
                 return Ok(Some(Version::V08));
             }
             match Version::V10.kinds().iter().find(has) {
-                Some(&kind) => Err(ErrorKind::MissingVersion(kind)),
+                Some(&kind) => Err(RenderErrorKind::MissingVersion(kind)),
                 None => Ok(None),
             }
         }
@@ -353,21 +364,21 @@ fn version_of(message: &Map<String, Value>) -> Result<Option<Version>, ErrorKind
 }
 
 /// The body's `surfaceId`.
-fn surface_id(body: &Map<String, Value>) -> Result<&str, Error> {
+fn surface_id(body: &Map<String, Value>) -> Result<&str, RenderError> {
     optional_str(body, "surfaceId")
-        .map_err(Error::new)?
-        .ok_or_else(|| Error::new(ErrorKind::MissingField { field: "surfaceId" }))
+        .map_err(RenderError::new)?
+        .ok_or_else(|| RenderError::new(RenderErrorKind::MissingField { field: "surfaceId" }))
 }
 
 /// The string at `field`, if there is one; another type is an error.
 fn optional_str<'a>(
     body: &'a Map<String, Value>,
     field: &'static str,
-) -> Result<Option<&'a str>, ErrorKind> {
+) -> Result<Option<&'a str>, RenderErrorKind> {
     match body.get(field) {
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
-        Some(_) => Err(ErrorKind::WrongType {
+        Some(_) => Err(RenderErrorKind::WrongType {
             field,
             expected: "a string",
         }),

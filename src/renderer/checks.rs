@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
-use super::error::{Error, ErrorKind};
+use super::error::{RenderError, RenderErrorKind};
 use super::surface::Component;
 
 /// How deep a message may nest (values below the message object, counted in keys and
@@ -13,11 +13,11 @@ pub(super) const MAX_DEPTH: usize = 50;
 
 /// Refuses a message holding a value more than [`MAX_DEPTH`] keys or indexes below it. The walk
 /// keeps its own stack, so a message built deeper than any parser allows is refused too.
-pub(super) fn depth(message: &Value) -> Result<(), ErrorKind> {
+pub(super) fn depth(message: &Value) -> Result<(), RenderErrorKind> {
     let mut stack = vec![(message, 0usize)];
     while let Some((value, level)) = stack.pop() {
         if level > MAX_DEPTH {
-            return Err(ErrorKind::TooDeep { limit: MAX_DEPTH });
+            return Err(RenderErrorKind::TooDeep { limit: MAX_DEPTH });
         }
         match value {
             Value::Array(items) => stack.extend(items.iter().map(|v| (v, level + 1))),
@@ -54,16 +54,18 @@ impl<'a> Candidate<'a> {
     /// The strict checks, in this order: the root is there, every reference resolves, no
     /// cycle and no deeper than [`MAX_DEPTH`] from the root, and every component reachable
     /// from it. Without a root (a v0.8 surface before `beginRendering`), only the references.
-    pub(super) fn check(&self, root: Option<&str>) -> Result<(), Error> {
+    pub(super) fn check(&self, root: Option<&str>) -> Result<(), RenderError> {
         if let Some(root) = root {
             if self.get(root).is_none() {
-                return Err(Error::new(ErrorKind::MissingRoot(root.to_owned())));
+                return Err(RenderError::new(RenderErrorKind::MissingRoot(
+                    root.to_owned(),
+                )));
             }
         }
         for id in self.ids() {
             for child in self.get(id).map(Component::child_ids).unwrap_or_default() {
                 if self.get(child).is_none() {
-                    return Err(Error::new(ErrorKind::DanglingReference {
+                    return Err(RenderError::new(RenderErrorKind::DanglingReference {
                         to: child.to_owned(),
                     })
                     .component(id));
@@ -82,7 +84,7 @@ impl<'a> Candidate<'a> {
         let mut unreached: Vec<&str> = self.ids().filter(|id| !walk.done.contains(id)).collect();
         unreached.sort_unstable();
         match unreached.first() {
-            Some(id) => Err(Error::new(ErrorKind::Unreachable).component(id)),
+            Some(id) => Err(RenderError::new(RenderErrorKind::Unreachable).component(id)),
             None => Ok(()),
         }
     }
@@ -98,16 +100,18 @@ struct Walk<'c, 'a> {
 }
 
 impl<'a> Walk<'_, 'a> {
-    fn visit(&mut self, id: &'a str) -> Result<(), Error> {
+    fn visit(&mut self, id: &'a str) -> Result<(), RenderError> {
         if self.path.contains(&id) {
-            return Err(Error::new(ErrorKind::Cycle).component(id));
+            return Err(RenderError::new(RenderErrorKind::Cycle).component(id));
         }
         if self.done.contains(id) {
             return Ok(());
         }
         // The root is at depth 0.
         if self.path.len() > MAX_DEPTH {
-            return Err(Error::new(ErrorKind::TooDeep { limit: MAX_DEPTH }).component(id));
+            return Err(
+                RenderError::new(RenderErrorKind::TooDeep { limit: MAX_DEPTH }).component(id),
+            );
         }
         let Some(component) = self.candidate.get(id) else {
             return Ok(());

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::error::ErrorKind;
+use super::error::RenderErrorKind;
 
 /// The largest list index a path may name: a path cannot make the model pad a list without
 /// bound.
@@ -74,7 +74,7 @@ enum Plan {
 
 /// Sets `value` at `path` (see the module's documentation), or says why not, leaving `root` as
 /// it was.
-pub(super) fn set(root: &mut Value, path: &str, value: Value) -> Result<(), ErrorKind> {
+pub(super) fn set(root: &mut Value, path: &str, value: Value) -> Result<(), RenderErrorKind> {
     let segments = segments(path);
     let Some((last, parents)) = segments.split_last() else {
         *root = if value.is_null() {
@@ -110,7 +110,7 @@ fn plan(
     last: &str,
     deleting: bool,
     path: &str,
-) -> Result<Plan, ErrorKind> {
+) -> Result<Plan, RenderErrorKind> {
     let mut at = root;
     for (depth, segment) in parents.iter().enumerate() {
         let child = match at {
@@ -160,19 +160,19 @@ fn plan(
     }
 }
 
-fn through_scalar(path: &str) -> ErrorKind {
-    ErrorKind::PathThroughScalar {
+fn through_scalar(path: &str) -> RenderErrorKind {
+    RenderErrorKind::PathThroughScalar {
         path: path.to_owned(),
     }
 }
 
 /// `segment` as an index into a list, within the limit.
-fn list_index(segment: &str, path: &str) -> Result<usize, ErrorKind> {
+fn list_index(segment: &str, path: &str) -> Result<usize, RenderErrorKind> {
     match index(segment) {
-        None => Err(ErrorKind::NotAnIndex {
+        None => Err(RenderErrorKind::NotAnIndex {
             path: path.to_owned(),
         }),
-        Some(i) if i > MAX_INDEX => Err(ErrorKind::IndexTooLarge {
+        Some(i) if i > MAX_INDEX => Err(RenderErrorKind::IndexTooLarge {
             path: path.to_owned(),
         }),
         Some(i) => Ok(i),
@@ -193,7 +193,7 @@ fn descend<'a>(root: &'a mut Value, segments: &[Cow<'_, str>]) -> Option<&'a mut
 }
 
 /// A new level holding `inner` under `segment`: a list when it is an index, else an object.
-fn wrap(segment: &str, inner: Value, path: &str) -> Result<Value, ErrorKind> {
+fn wrap(segment: &str, inner: Value, path: &str) -> Result<Value, RenderErrorKind> {
     if index(segment).is_some() {
         let i = list_index(segment, path)?;
         let mut list = vec![Value::Null; i];
@@ -207,7 +207,12 @@ fn wrap(segment: &str, inner: Value, path: &str) -> Result<Value, ErrorKind> {
 }
 
 /// Sets member `segment` of `container` to `value` (`null` deletes).
-fn put(container: &mut Value, segment: &str, value: Value, path: &str) -> Result<(), ErrorKind> {
+fn put(
+    container: &mut Value,
+    segment: &str,
+    value: Value,
+    path: &str,
+) -> Result<(), RenderErrorKind> {
     match container {
         Value::Object(m) => {
             if value.is_null() {
@@ -235,7 +240,7 @@ fn put(container: &mut Value, segment: &str, value: Value, path: &str) -> Result
 }
 
 /// The value a v0.8 `contents` list stands for.
-pub(super) fn contents(entries: &[Value]) -> Result<Value, ErrorKind> {
+pub(super) fn contents(entries: &[Value]) -> Result<Value, RenderErrorKind> {
     if let [only] = entries {
         if only.get("key").and_then(Value::as_str) == Some(".") {
             return entry_value(only);
@@ -246,12 +251,12 @@ pub(super) fn contents(entries: &[Value]) -> Result<Value, ErrorKind> {
         let key = match entry.get("key") {
             Some(Value::String(k)) => k,
             Some(_) => {
-                return Err(ErrorKind::WrongType {
+                return Err(RenderErrorKind::WrongType {
                     field: "key",
                     expected: "a string",
                 });
             }
-            None => return Err(ErrorKind::MissingField { field: "key" }),
+            None => return Err(RenderErrorKind::MissingField { field: "key" }),
         };
         map.insert(key.clone(), entry_value(entry)?);
     }
@@ -259,7 +264,7 @@ pub(super) fn contents(entries: &[Value]) -> Result<Value, ErrorKind> {
 }
 
 /// The value of one v0.8 `contents` entry.
-fn entry_value(entry: &Value) -> Result<Value, ErrorKind> {
+fn entry_value(entry: &Value) -> Result<Value, RenderErrorKind> {
     for field in ["valueString", "valueNumber", "valueBoolean"] {
         if let Some(v) = entry.get(field) {
             return Ok(v.clone());
@@ -267,20 +272,20 @@ fn entry_value(entry: &Value) -> Result<Value, ErrorKind> {
     }
     match entry.get("valueMap") {
         Some(Value::Array(inner)) => contents(inner),
-        Some(_) => Err(ErrorKind::WrongType {
+        Some(_) => Err(RenderErrorKind::WrongType {
             field: "valueMap",
             expected: "a list of entries",
         }),
-        None => Err(ErrorKind::MissingField { field: "value" }),
+        None => Err(RenderErrorKind::MissingField { field: "value" }),
     }
 }
 
 /// Sets a v0.8 update's value at its path (see the module's documentation).
-pub(super) fn set_v08(root: &mut Value, path: &str, value: Value) -> Result<(), ErrorKind> {
+pub(super) fn set_v08(root: &mut Value, path: &str, value: Value) -> Result<(), RenderErrorKind> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let Some((last, parents)) = segments.split_last() else {
         if !value.is_object() {
-            return Err(ErrorKind::RootNotAMap);
+            return Err(RenderErrorKind::RootNotAMap);
         }
         *root = value;
         return Ok(());
@@ -288,12 +293,12 @@ pub(super) fn set_v08(root: &mut Value, path: &str, value: Value) -> Result<(), 
     let mut at = root;
     for segment in parents {
         at = map_of(at)
-            .ok_or(ErrorKind::RootNotAMap)?
+            .ok_or(RenderErrorKind::RootNotAMap)?
             .entry((*segment).to_owned())
             .or_insert_with(|| Value::Object(Map::new()));
     }
     map_of(at)
-        .ok_or(ErrorKind::RootNotAMap)?
+        .ok_or(RenderErrorKind::RootNotAMap)?
         .insert((*last).to_owned(), value);
     Ok(())
 }

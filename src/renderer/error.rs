@@ -1,4 +1,4 @@
-//! Why a message could not be applied: [`Error`], the rule it broke ([`ErrorKind`]) and the
+//! Why a message could not be applied: [`RenderError`], the rule it broke ([`RenderErrorKind`]) and the
 //! family of that rule ([`Category`]), in the words of the A2UI conformance suites.
 
 use std::fmt;
@@ -9,40 +9,46 @@ use crate::{MessageKind, Version};
 /// before that message: a message is applied whole or not at all.
 ///
 /// ```
-/// use a2ui_stream::renderer::{Category, ErrorKind, RendererState};
+/// use a2ui_stream::renderer::{Category, RenderErrorKind, RendererState};
 /// use serde_json::json;
 ///
 /// let mut state = RendererState::new();
 /// let update = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": []}});
 /// let err = state.apply(&update).unwrap_err();
-/// assert_eq!(err.kind(), &ErrorKind::UnknownSurface);
+/// assert_eq!(err.kind(), &RenderErrorKind::UnknownSurface);
 /// assert_eq!(err.kind().category(), Category::Integrity);
 /// assert_eq!(err.surface_id(), Some("s"));
 /// assert_eq!(err.to_string(), "surface s: Surface not found");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    kind: ErrorKind,
+pub struct RenderError(Box<Said>);
+
+/// What a [`RenderError`] says (boxed, so that a `Result` carrying one stays small).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Said {
+    kind: RenderErrorKind,
+    /// What the kind says.
+    message: String,
     surface_id: Option<String>,
     component_id: Option<String>,
     index: Option<usize>,
 }
 
-/// The rule an [`Error`] says was broken. Its text (`Display`) says it in the words the A2UI
+/// The rule an [`RenderError`] says was broken. Its text (`Display`) says it in the words the A2UI
 /// conformance suites expect.
 ///
 /// ```
-/// use a2ui_stream::renderer::{ErrorKind, RendererState};
+/// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
 /// use serde_json::json;
 ///
 /// let mut state = RendererState::new();
 /// let err = state.apply(&json!({"version": "v99.0", "createSurface": {"surfaceId": "s"}})).unwrap_err();
-/// assert_eq!(err.kind(), &ErrorKind::UnsupportedVersion("v99.0".into()));
+/// assert_eq!(err.kind(), &RenderErrorKind::UnsupportedVersion("v99.0".into()));
 /// assert_eq!(err.kind().to_string(), "Unsupported protocol version 'v99.0'");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum RenderErrorKind {
     /// The message's bytes are not JSON.
     NotJson,
     /// A message (or a batch item) that is not a JSON object.
@@ -127,12 +133,12 @@ pub enum ErrorKind {
     RootNotAMap,
 }
 
-/// The families of [`ErrorKind`], as the A2UI conformance suites name them (`ValidationError`,
+/// The families of [`RenderErrorKind`], as the A2UI conformance suites name them (`ValidationError`,
 /// `CatalogError`, ...).
 ///
 /// ```
-/// use a2ui_stream::renderer::{Category, ErrorKind};
-/// assert_eq!(ErrorKind::SurfaceExists.category(), Category::Integrity);
+/// use a2ui_stream::renderer::{Category, RenderErrorKind};
+/// assert_eq!(RenderErrorKind::SurfaceExists.category(), Category::Integrity);
 /// assert_eq!(Category::Integrity.as_str(), "IntegrityError");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -177,65 +183,69 @@ impl fmt::Display for Category {
     }
 }
 
-impl ErrorKind {
+impl RenderErrorKind {
     /// The family of this rule.
     ///
     /// ```
-    /// use a2ui_stream::renderer::{Category, ErrorKind};
-    /// assert_eq!(ErrorKind::NoCatalog.category(), Category::Catalog);
-    /// assert_eq!(ErrorKind::Cycle.category(), Category::Integrity);
+    /// use a2ui_stream::renderer::{Category, RenderErrorKind};
+    /// assert_eq!(RenderErrorKind::NoCatalog.category(), Category::Catalog);
+    /// assert_eq!(RenderErrorKind::Cycle.category(), Category::Integrity);
     /// ```
     pub fn category(&self) -> Category {
         match self {
-            ErrorKind::NotJson => Category::Parse,
-            ErrorKind::NotAnObject
-            | ErrorKind::UnsupportedVersion(_)
-            | ErrorKind::MissingVersion(_)
-            | ErrorKind::MultipleActions { .. }
-            | ErrorKind::MissingField { .. }
-            | ErrorKind::WrongType { .. } => Category::Validation,
-            ErrorKind::CatalogNotFound(_)
-            | ErrorKind::CatalogVersion { .. }
-            | ErrorKind::NoCatalog => Category::Catalog,
-            ErrorKind::SurfaceExists
-            | ErrorKind::UnknownSurface
-            | ErrorKind::DuplicateComponent
-            | ErrorKind::MissingRoot(_)
-            | ErrorKind::DanglingReference { .. }
-            | ErrorKind::Unreachable
-            | ErrorKind::Cycle => Category::Integrity,
-            ErrorKind::TooDeep { .. } => Category::Recursion,
-            ErrorKind::PathThroughScalar { .. }
-            | ErrorKind::NotAnIndex { .. }
-            | ErrorKind::IndexTooLarge { .. }
-            | ErrorKind::RootNotAMap => Category::Data,
+            RenderErrorKind::NotJson => Category::Parse,
+            RenderErrorKind::NotAnObject
+            | RenderErrorKind::UnsupportedVersion(_)
+            | RenderErrorKind::MissingVersion(_)
+            | RenderErrorKind::MultipleActions { .. }
+            | RenderErrorKind::MissingField { .. }
+            | RenderErrorKind::WrongType { .. } => Category::Validation,
+            RenderErrorKind::CatalogNotFound(_)
+            | RenderErrorKind::CatalogVersion { .. }
+            | RenderErrorKind::NoCatalog => Category::Catalog,
+            RenderErrorKind::SurfaceExists
+            | RenderErrorKind::UnknownSurface
+            | RenderErrorKind::DuplicateComponent
+            | RenderErrorKind::MissingRoot(_)
+            | RenderErrorKind::DanglingReference { .. }
+            | RenderErrorKind::Unreachable
+            | RenderErrorKind::Cycle => Category::Integrity,
+            RenderErrorKind::TooDeep { .. } => Category::Recursion,
+            RenderErrorKind::PathThroughScalar { .. }
+            | RenderErrorKind::NotAnIndex { .. }
+            | RenderErrorKind::IndexTooLarge { .. }
+            | RenderErrorKind::RootNotAMap => Category::Data,
         }
     }
 }
 
-impl fmt::Display for ErrorKind {
+impl fmt::Display for RenderErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::NotJson => f.write_str("message is not JSON"),
-            ErrorKind::NotAnObject => f.write_str("A2UI message must be a JSON object"),
-            ErrorKind::UnsupportedVersion(v) => write!(f, "Unsupported protocol version '{v}'"),
-            ErrorKind::MissingVersion(kind) => write!(
+            RenderErrorKind::NotJson => f.write_str("message is not JSON"),
+            RenderErrorKind::NotAnObject => f.write_str("A2UI message must be a JSON object"),
+            RenderErrorKind::UnsupportedVersion(v) => {
+                write!(f, "Unsupported protocol version '{v}'")
+            }
+            RenderErrorKind::MissingVersion(kind) => write!(
                 f,
                 "Missing required version field: {} is not a v0.8 message",
                 kind.key()
             ),
-            ErrorKind::MultipleActions { first, second } => write!(
+            RenderErrorKind::MultipleActions { first, second } => write!(
                 f,
                 "Message contains multiple conflicting update actions: {}, {}",
                 first.key(),
                 second.key()
             ),
-            ErrorKind::MissingField { field } => write!(f, "{field} is missing"),
-            ErrorKind::WrongType { field, expected } => write!(f, "{field} must be {expected}"),
-            ErrorKind::SurfaceExists => f.write_str("Surface already exists"),
-            ErrorKind::UnknownSurface => f.write_str("Surface not found"),
-            ErrorKind::CatalogNotFound(id) => write!(f, "Catalog not found: {id}"),
-            ErrorKind::CatalogVersion {
+            RenderErrorKind::MissingField { field } => write!(f, "{field} is missing"),
+            RenderErrorKind::WrongType { field, expected } => {
+                write!(f, "{field} must be {expected}")
+            }
+            RenderErrorKind::SurfaceExists => f.write_str("Surface already exists"),
+            RenderErrorKind::UnknownSurface => f.write_str("Surface not found"),
+            RenderErrorKind::CatalogNotFound(id) => write!(f, "Catalog not found: {id}"),
+            RenderErrorKind::CatalogVersion {
                 catalog,
                 catalog_version,
                 expected,
@@ -245,81 +255,108 @@ impl fmt::Display for ErrorKind {
                 catalog_version.message_tag(),
                 expected.message_tag()
             ),
-            ErrorKind::NoCatalog => {
+            RenderErrorKind::NoCatalog => {
                 f.write_str("component names no catalogId and the surface has no default catalog")
             }
-            ErrorKind::DuplicateComponent => f.write_str("Duplicate component id in one update"),
-            ErrorKind::MissingRoot(root) => {
+            RenderErrorKind::DuplicateComponent => {
+                f.write_str("Duplicate component id in one update")
+            }
+            RenderErrorKind::MissingRoot(root) => {
                 write!(f, "Missing root component: no component has id {root}")
             }
-            ErrorKind::DanglingReference { to } => {
+            RenderErrorKind::DanglingReference { to } => {
                 write!(f, "Dangling reference to non-existent component {to}")
             }
-            ErrorKind::Unreachable => f.write_str("component is not reachable from the root"),
-            ErrorKind::Cycle => {
+            RenderErrorKind::Unreachable => f.write_str("component is not reachable from the root"),
+            RenderErrorKind::Cycle => {
                 f.write_str("Circular reference: components refer to each other in a cycle")
             }
-            ErrorKind::TooDeep { limit } => {
+            RenderErrorKind::TooDeep { limit } => {
                 write!(f, "Global recursion limit exceeded: depth > {limit}")
             }
-            ErrorKind::PathThroughScalar { path } => {
+            RenderErrorKind::PathThroughScalar { path } => {
                 write!(
                     f,
                     "cannot set {path}: it goes through a value that holds no members"
                 )
             }
-            ErrorKind::NotAnIndex { path } => {
+            RenderErrorKind::NotAnIndex { path } => {
                 write!(
                     f,
                     "cannot set {path}: a list item is named by something other than an index"
                 )
             }
-            ErrorKind::IndexTooLarge { path } => {
+            RenderErrorKind::IndexTooLarge { path } => {
                 write!(f, "cannot set {path}: a list index is past 10000")
             }
-            ErrorKind::RootNotAMap => f.write_str("the data model must stay a map"),
+            RenderErrorKind::RootNotAMap => f.write_str("the data model must stay a map"),
         }
     }
 }
 
-impl Error {
-    pub(super) fn new(kind: ErrorKind) -> Error {
-        Error {
+impl RenderError {
+    pub(super) fn new(kind: RenderErrorKind) -> RenderError {
+        RenderError(Box::new(Said {
+            message: kind.to_string(),
             kind,
             surface_id: None,
             component_id: None,
             index: None,
-        }
+        }))
     }
 
     /// The error, said of surface `id` unless it already names one.
-    pub(super) fn surface(mut self, id: &str) -> Error {
-        self.surface_id.get_or_insert_with(|| id.to_owned());
+    pub(super) fn surface(mut self, id: &str) -> RenderError {
+        self.0.surface_id.get_or_insert_with(|| id.to_owned());
         self
     }
 
     /// The error, said of component `id` unless it already names one.
-    pub(super) fn component(mut self, id: &str) -> Error {
-        self.component_id.get_or_insert_with(|| id.to_owned());
+    pub(super) fn component(mut self, id: &str) -> RenderError {
+        self.0.component_id.get_or_insert_with(|| id.to_owned());
         self
     }
 
     /// The error, said of the batch's message number `index`.
-    pub(super) fn at(mut self, index: usize) -> Error {
-        self.index.get_or_insert(index);
+    pub(super) fn at(mut self, index: usize) -> RenderError {
+        self.0.index.get_or_insert(index);
         self
     }
 
     /// The rule that was broken.
     ///
     /// ```
-    /// use a2ui_stream::renderer::{ErrorKind, RendererState};
+    /// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
     /// let mut state = RendererState::new();
     /// let err = state.apply(&serde_json::json!([1])).unwrap_err();
-    /// assert_eq!(err.kind(), &ErrorKind::NotAnObject);
+    /// assert_eq!(err.kind(), &RenderErrorKind::NotAnObject);
     /// ```
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+    pub fn kind(&self) -> &RenderErrorKind {
+        &self.0.kind
+    }
+
+    /// Where in a stream: never known, as a renderer applies messages, not bytes (the shape of
+    /// every error of the crate, see [`crate::Error`]); [`index`](RenderError::index) says
+    /// which message of a batch.
+    ///
+    /// ```
+    /// use a2ui_stream::renderer::RendererState;
+    /// let err = RendererState::new().apply(&serde_json::json!([1])).unwrap_err();
+    /// assert_eq!(err.offset(), None);
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        None
+    }
+
+    /// What happened, in words.
+    ///
+    /// ```
+    /// use a2ui_stream::renderer::RendererState;
+    /// let err = RendererState::new().apply(&serde_json::json!([1])).unwrap_err();
+    /// assert_eq!(err.message(), err.kind().to_string());
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.0.message
     }
 
     /// The surface the message was for, when it names one.
@@ -333,22 +370,22 @@ impl Error {
     /// assert_eq!(state.apply(&create).unwrap_err().surface_id(), Some("s"));
     /// ```
     pub fn surface_id(&self) -> Option<&str> {
-        self.surface_id.as_deref()
+        self.0.surface_id.as_deref()
     }
 
     /// The component at fault, when one is.
     ///
     /// ```
-    /// use a2ui_stream::renderer::{ErrorKind, RendererState};
+    /// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
     /// use serde_json::json;
     /// let mut state = RendererState::new();
     /// let update = json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "a"}]}});
     /// let err = state.apply(&update).unwrap_err();
-    /// assert_eq!(err.kind(), &ErrorKind::MissingField { field: "component" });
+    /// assert_eq!(err.kind(), &RenderErrorKind::MissingField { field: "component" });
     /// assert_eq!(err.component_id(), Some("a"));
     /// ```
     pub fn component_id(&self) -> Option<&str> {
-        self.component_id.as_deref()
+        self.0.component_id.as_deref()
     }
 
     /// For [`RendererState::apply_batch`](super::RendererState::apply_batch), the position of
@@ -362,23 +399,23 @@ impl Error {
     /// assert_eq!(state.apply_batch(&batch).unwrap_err().index(), Some(1));
     /// ```
     pub fn index(&self) -> Option<usize> {
-        self.index
+        self.0.index
     }
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(i) = self.index {
+        if let Some(i) = self.0.index {
             write!(f, "message {i}: ")?;
         }
-        if let Some(s) = &self.surface_id {
+        if let Some(s) = &self.0.surface_id {
             write!(f, "surface {s}: ")?;
         }
-        if let Some(c) = &self.component_id {
+        if let Some(c) = &self.0.component_id {
             write!(f, "component {c}: ")?;
         }
-        self.kind.fmt(f)
+        f.write_str(&self.0.message)
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for RenderError {}

@@ -32,7 +32,7 @@
 //! let surface = state.surface("s").unwrap();
 //! assert_eq!(surface.component("root").unwrap().child_ids(), ["title"]);
 //! assert_eq!(surface.data("/title"), Some(&json!("Top 5")));
-//! # Ok::<(), a2ui_stream::renderer::Error>(())
+//! # Ok::<(), a2ui_stream::renderer::RenderError>(())
 //! ```
 //!
 //! What each message does:
@@ -69,7 +69,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-pub use error::{Category, Error, ErrorKind};
+pub use error::{Category, RenderError, RenderErrorKind};
 pub use surface::{Component, Surface};
 
 use crate::{Message, MessageKind, Version};
@@ -77,7 +77,7 @@ use crate::{Message, MessageKind, Version};
 /// The surfaces a renderer holds, and the messages' effect on them.
 ///
 /// ```
-/// use a2ui_stream::renderer::{ErrorKind, RendererState};
+/// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
 /// use a2ui_stream::{MessageKind, Version};
 /// use serde_json::json;
 ///
@@ -89,9 +89,9 @@ use crate::{Message, MessageKind, Version};
 /// assert_eq!(state.surface("s").unwrap().data_model(), &json!({"user": {"name": "Ada"}}));
 ///
 /// let other = json!({"version": "v1.0", "createSurface": {"surfaceId": "t", "catalogId": "charts"}});
-/// assert_eq!(state.apply(&other).unwrap_err().kind(), &ErrorKind::CatalogNotFound("charts".into()));
+/// assert_eq!(state.apply(&other).unwrap_err().kind(), &RenderErrorKind::CatalogNotFound("charts".into()));
 /// assert!(state.surface("t").is_none());
-/// # Ok::<(), a2ui_stream::renderer::Error>(())
+/// # Ok::<(), a2ui_stream::renderer::RenderError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RendererState {
@@ -123,8 +123,8 @@ impl RendererState {
 
     /// The renderer knows catalog `id`, of protocol version `version`. Once it knows one, a
     /// surface or component that names a catalog it does not know is refused
-    /// ([`ErrorKind::CatalogNotFound`]), and so is one of another version
-    /// ([`ErrorKind::CatalogVersion`]).
+    /// ([`RenderErrorKind::CatalogNotFound`]), and so is one of another version
+    /// ([`RenderErrorKind::CatalogVersion`]).
     ///
     /// ```
     /// use a2ui_stream::renderer::{Category, RendererState};
@@ -137,7 +137,7 @@ impl RendererState {
     ///     {"id": "root", "component": "Button", "catalogId": "old"}]}})).unwrap_err();
     /// assert_eq!(err.kind().category(), Category::Catalog);
     /// assert_eq!(err.component_id(), Some("root"));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn with_catalog(mut self, id: impl Into<String>, version: Version) -> RendererState {
         self.rules.catalogs.push((id.into(), version));
@@ -151,7 +151,7 @@ impl RendererState {
     /// one at a time fails these until it is whole: leave them off for streaming.
     ///
     /// ```
-    /// use a2ui_stream::renderer::{ErrorKind, RendererState};
+    /// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
     /// use serde_json::json;
     ///
     /// let mut state = RendererState::new().strict();
@@ -160,10 +160,10 @@ impl RendererState {
     ///                    {"id": "a", "component": "Text", "text": "A"}]}}))?;
     /// let cycle = json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
     ///     {"id": "a", "component": "Column", "children": ["b"]}, {"id": "b", "component": "Column", "children": ["a"]}]}});
-    /// assert_eq!(state.apply(&cycle).unwrap_err().kind(), &ErrorKind::Cycle);
+    /// assert_eq!(state.apply(&cycle).unwrap_err().kind(), &RenderErrorKind::Cycle);
     /// // Nothing of the refused update was applied.
     /// assert_eq!(state.surface("s").unwrap().component("a").unwrap().component_type(), "Text");
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn strict(mut self) -> RendererState {
         self.rules.strict = true;
@@ -174,7 +174,7 @@ impl RendererState {
     /// a message with no action of its version (left alone). On an error nothing changed.
     ///
     /// ```
-    /// use a2ui_stream::renderer::{ErrorKind, RendererState};
+    /// use a2ui_stream::renderer::{RenderErrorKind, RendererState};
     /// use a2ui_stream::MessageKind;
     /// use serde_json::json;
     ///
@@ -182,13 +182,13 @@ impl RendererState {
     /// let old = json!({"version": "v1.0", "beginRendering": {"surfaceId": "s", "root": "r"}});
     /// assert_eq!(state.apply(&old)?, MessageKind::Unknown);
     /// let two = json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}, "deleteSurface": {"surfaceId": "s"}});
-    /// assert!(matches!(state.apply(&two).unwrap_err().kind(), ErrorKind::MultipleActions { .. }));
+    /// assert!(matches!(state.apply(&two).unwrap_err().kind(), RenderErrorKind::MultipleActions { .. }));
     /// let unversioned = json!({"createSurface": {"surfaceId": "s"}});
-    /// assert_eq!(state.apply(&unversioned).unwrap_err().kind(), &ErrorKind::MissingVersion(MessageKind::CreateSurface));
+    /// assert_eq!(state.apply(&unversioned).unwrap_err().kind(), &RenderErrorKind::MissingVersion(MessageKind::CreateSurface));
     /// assert_eq!(state.surfaces().count(), 0);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
-    pub fn apply(&mut self, message: &Value) -> Result<MessageKind, Error> {
+    pub fn apply(&mut self, message: &Value) -> Result<MessageKind, RenderError> {
         self.apply_value(message)
     }
 
@@ -207,17 +207,17 @@ impl RendererState {
     ///     }
     /// }
     /// assert_eq!(state.surface("s").unwrap().data("/n"), Some(&serde_json::json!(3)));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
-    pub fn apply_message(&mut self, message: &Message) -> Result<MessageKind, Error> {
+    pub fn apply_message(&mut self, message: &Message) -> Result<MessageKind, RenderError> {
         let value: Value = serde_json::from_slice(message.as_bytes())
-            .map_err(|_| Error::new(ErrorKind::NotJson))?;
+            .map_err(|_| RenderError::new(RenderErrorKind::NotJson))?;
         self.apply_value(&value)
     }
 
     /// Applies a batch: a list of messages, a `{"messages": [...]}` wrapper, or one message.
     /// It stops at the first message refused, whose position the error gives
-    /// ([`Error::index`]); the messages before it stay applied.
+    /// ([`RenderError::index`]); the messages before it stay applied.
     ///
     /// ```
     /// use a2ui_stream::renderer::RendererState;
@@ -229,16 +229,16 @@ impl RendererState {
     ///     {"version": "v1.0", "createSurface": {"surfaceId": "b"}}]}))?;
     /// let ids: Vec<_> = state.surfaces().map(|s| s.id()).collect();
     /// assert_eq!(ids, ["a", "b"]);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
-    pub fn apply_batch(&mut self, batch: &Value) -> Result<(), Error> {
+    pub fn apply_batch(&mut self, batch: &Value) -> Result<(), RenderError> {
         let list = match batch {
             Value::Array(list) => list,
             Value::Object(wrapper) => match wrapper.get("messages") {
                 Some(Value::Array(list)) => list,
                 _ => return self.apply_value(batch).map(drop),
             },
-            _ => return Err(Error::new(ErrorKind::NotAnObject)),
+            _ => return Err(RenderError::new(RenderErrorKind::NotAnObject)),
         };
         for (i, message) in list.iter().enumerate() {
             self.apply_value(message).map_err(|e| e.at(i))?;
@@ -256,7 +256,7 @@ impl RendererState {
     /// assert!(state.surface("s").is_some());
     /// state.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))?;
     /// assert!(state.surface("s").is_none());
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn surface(&self, id: &str) -> Option<&Surface> {
         self.surfaces.get(id)
@@ -272,7 +272,7 @@ impl RendererState {
     /// state.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}))?;
     /// state.surface_mut("s").unwrap().set_data("/query", json!("noodles"))?;
     /// assert_eq!(state.surface("s").unwrap().data("/query"), Some(&json!("noodles")));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn surface_mut(&mut self, id: &str) -> Option<&mut Surface> {
         self.surfaces.get_mut(id)
@@ -288,7 +288,7 @@ impl RendererState {
     ///     state.apply(&json!({"beginRendering": {"surfaceId": id, "root": "r"}}))?;
     /// }
     /// assert_eq!(state.surfaces().map(|s| s.id()).collect::<Vec<_>>(), ["a", "b"]);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn surfaces(&self) -> impl Iterator<Item = &Surface> {
         self.surfaces.values()

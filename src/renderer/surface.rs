@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::error::Error;
+use super::error::RenderError;
 use super::{checks, data};
 use crate::Version;
 
@@ -26,7 +26,7 @@ use crate::Version;
 /// assert_eq!(surface.root(), Some("root"));
 /// assert_eq!(surface.component("root").unwrap().component_type(), "Text");
 /// assert_eq!(surface.data("/greeting"), Some(&json!("Hi")));
-/// # Ok::<(), a2ui_stream::renderer::Error>(())
+/// # Ok::<(), a2ui_stream::renderer::RenderError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Surface {
@@ -63,7 +63,7 @@ impl Surface {
     /// let mut state = RendererState::new();
     /// state.apply(&serde_json::json!({"beginRendering": {"surfaceId": "main", "root": "r"}}))?;
     /// assert_eq!(state.surface("main").unwrap().id(), "main");
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn id(&self) -> &str {
         &self.id
@@ -77,7 +77,7 @@ impl Surface {
     /// let mut state = RendererState::new();
     /// state.apply(&serde_json::json!({"dataModelUpdate": {"surfaceId": "s", "contents": []}}))?;
     /// assert_eq!(state.surface("s").unwrap().version(), Version::V08);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn version(&self) -> Version {
         self.version
@@ -90,7 +90,7 @@ impl Surface {
     /// let mut state = RendererState::new();
     /// state.apply(&serde_json::json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}}))?;
     /// assert_eq!(state.surface("s").unwrap().catalog_id(), None); // optional from v1.0
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn catalog_id(&self) -> Option<&str> {
         self.catalog_id.as_deref()
@@ -107,7 +107,7 @@ impl Surface {
     /// assert_eq!(state.surface("s").unwrap().root(), None);
     /// state.apply(&json!({"beginRendering": {"surfaceId": "s", "root": "top"}}))?;
     /// assert_eq!(state.surface("s").unwrap().root(), Some("top"));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn root(&self) -> Option<&str> {
         self.root.as_deref()
@@ -121,7 +121,7 @@ impl Surface {
     /// let mut state = RendererState::new();
     /// state.apply(&json!({"beginRendering": {"surfaceId": "s", "root": "r", "styles": {"primaryColor": "#00f"}}}))?;
     /// assert_eq!(state.surface("s").unwrap().theme(), Some(&json!({"primaryColor": "#00f"})));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn theme(&self) -> Option<&Value> {
         self.theme.as_ref()
@@ -136,7 +136,7 @@ impl Surface {
     /// let meta = json!({"extensions": {"a2ui:experimental": {"streaming": true}}});
     /// state.apply(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "metadata": meta}}))?;
     /// assert_eq!(state.surface("s").unwrap().metadata(), Some(&meta));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn metadata(&self) -> Option<&Value> {
         self.metadata.as_ref()
@@ -150,7 +150,7 @@ impl Surface {
     /// let mut state = RendererState::new();
     /// state.apply(&serde_json::json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c", "sendDataModel": true}}))?;
     /// assert!(state.surface("s").unwrap().send_data_model());
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn send_data_model(&self) -> bool {
         self.send_data_model
@@ -166,7 +166,7 @@ impl Surface {
     ///     {"id": "t", "component": {"Text": {"text": {"literalString": "Hi"}}}}]}}))?;
     /// let text = state.surface("s").unwrap().component("t").unwrap();
     /// assert_eq!(text.property("text"), Some(&json!({"literalString": "Hi"})));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn component(&self, id: &str) -> Option<&Component> {
         self.components.get(id)
@@ -184,7 +184,7 @@ impl Surface {
     ///     {"id": "b", "component": "Text", "text": "B"}, {"id": "a", "component": "Text", "text": "A"}]}}))?;
     /// let ids: Vec<_> = state.surface("s").unwrap().components().map(|c| c.id()).collect();
     /// assert_eq!(ids, ["a", "b", "root"]);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn components(&self) -> impl Iterator<Item = &Component> {
         self.components.values()
@@ -199,7 +199,7 @@ impl Surface {
     /// state.apply(&json!({"dataModelUpdate": {"surfaceId": "s", "path": "/user",
     ///     "contents": [{"key": "name", "valueString": "Ada"}, {"key": "vip", "valueBoolean": true}]}}))?;
     /// assert_eq!(state.surface("s").unwrap().data_model(), &json!({"user": {"name": "Ada", "vip": true}}));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn data_model(&self) -> &Value {
         &self.data_model
@@ -217,7 +217,7 @@ impl Surface {
     /// assert_eq!(surface.data("/items"), Some(&json!([null, {"name": "B"}])));
     /// assert_eq!(surface.data("/items/1/name"), Some(&json!("B")));
     /// assert_eq!(surface.data("/items/5"), None);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn data(&self, pointer: &str) -> Option<&Value> {
         data::get(&self.data_model, pointer)
@@ -229,7 +229,7 @@ impl Surface {
     /// data model is as it was.
     ///
     /// ```
-    /// # use a2ui_stream::renderer::{ErrorKind, RendererState};
+    /// # use a2ui_stream::renderer::{RenderErrorKind, RendererState};
     /// use serde_json::json;
     /// let mut state = RendererState::new();
     /// state.apply(&json!({"beginRendering": {"surfaceId": "s", "root": "form"}}))?;
@@ -237,13 +237,13 @@ impl Surface {
     /// surface.set_data("/form/email", json!("ada@example.com"))?;
     /// assert_eq!(surface.data_model(), &json!({"form": {"email": "ada@example.com"}}));
     /// let err = surface.set_data("/form/email/domain", json!("x")).unwrap_err();
-    /// assert!(matches!(err.kind(), ErrorKind::PathThroughScalar { .. }));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// assert!(matches!(err.kind(), RenderErrorKind::PathThroughScalar { .. }));
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
-    pub fn set_data(&mut self, pointer: &str, value: Value) -> Result<(), Error> {
+    pub fn set_data(&mut self, pointer: &str, value: Value) -> Result<(), RenderError> {
         checks::depth(&value)
             .and_then(|()| data::set(&mut self.data_model, pointer, value))
-            .map_err(|kind| Error::new(kind).surface(&self.id))
+            .map_err(|kind| RenderError::new(kind).surface(&self.id))
     }
 }
 
@@ -262,7 +262,7 @@ impl Surface {
 /// assert_eq!(held.as_value(), &card);
 /// assert_eq!(held.component_type(), "Card");
 /// assert_eq!(held.child_ids(), ["name"]);
-/// # Ok::<(), a2ui_stream::renderer::Error>(())
+/// # Ok::<(), a2ui_stream::renderer::RenderError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Component {
@@ -277,7 +277,7 @@ impl Component {
     /// let mut state = RendererState::new();
     /// state.apply(&serde_json::json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "a", "component": {"Divider": {}}}]}}))?;
     /// assert_eq!(state.surface("s").unwrap().component("a").unwrap().id(), "a");
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn id(&self) -> &str {
         self.value
@@ -296,7 +296,7 @@ impl Component {
     /// state.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}))?;
     /// state.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Row"}]}}))?;
     /// assert_eq!(state.surface("s").unwrap().component("root").unwrap().component_type(), "Row");
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn component_type(&self) -> &str {
         match self.value.get("component") {
@@ -316,7 +316,7 @@ impl Component {
     /// state.apply(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "main",
     ///     "components": [{"id": "root", "component": "PieChart", "catalogId": "charts"}]}}))?;
     /// assert_eq!(state.surface("s").unwrap().component("root").unwrap().catalog_id(), Some("charts"));
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn catalog_id(&self) -> Option<&str> {
         self.value.get("catalogId").and_then(Value::as_str)
@@ -336,7 +336,7 @@ impl Component {
     /// assert_eq!(button.property("primary"), Some(&json!(true)));
     /// assert_eq!(button.property("weight"), Some(&json!(2)));
     /// assert_eq!(button.property("id"), None);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn property(&self, name: &str) -> Option<&Value> {
         match self.value.get("component") {
@@ -359,7 +359,7 @@ impl Component {
     /// let text = json!({"id": "root", "component": "Text", "text": "Hi"});
     /// state.apply(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "components": [text]}}))?;
     /// assert_eq!(state.surface("s").unwrap().component("root").unwrap().as_value(), &text);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn as_value(&self) -> &Value {
         &self.value
@@ -382,7 +382,7 @@ impl Component {
     /// let surface = state.surface("s").unwrap();
     /// assert_eq!(surface.component("root").unwrap().child_ids(), ["title", "list"]);
     /// assert_eq!(surface.component("list").unwrap().child_ids(), ["card"]);
-    /// # Ok::<(), a2ui_stream::renderer::Error>(())
+    /// # Ok::<(), a2ui_stream::renderer::RenderError>(())
     /// ```
     pub fn child_ids(&self) -> Vec<&str> {
         let mut out = Vec::new();

@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use super::{ErrorKind, RendererState};
+use super::{RenderErrorKind, RendererState};
 use crate::{MessageKind, Version};
 
 /// A state holding the v0.9 surface `s` with the data model `data`.
@@ -14,7 +14,11 @@ fn with_data(data: Value) -> RendererState {
     state
 }
 
-fn set(state: &mut RendererState, path: &str, value: Value) -> Result<MessageKind, ErrorKind> {
+fn set(
+    state: &mut RendererState,
+    path: &str,
+    value: Value,
+) -> Result<MessageKind, RenderErrorKind> {
     let update = json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": path, "value": value}});
     state.apply(&update).map_err(|e| e.kind().clone())
 }
@@ -76,9 +80,9 @@ fn a_path_that_fails_leaves_the_model_as_it_was() {
         let mut state = with_data(start.clone());
         let err = set(&mut state, path, json!("v")).unwrap_err();
         let matches = match kind {
-            "scalar" => matches!(err, ErrorKind::PathThroughScalar { .. }),
-            "index" => matches!(err, ErrorKind::NotAnIndex { .. }),
-            _ => matches!(err, ErrorKind::IndexTooLarge { .. }),
+            "scalar" => matches!(err, RenderErrorKind::PathThroughScalar { .. }),
+            "index" => matches!(err, RenderErrorKind::NotAnIndex { .. }),
+            _ => matches!(err, RenderErrorKind::IndexTooLarge { .. }),
         };
         assert!(matches, "{path}: {err:?}");
         assert_eq!(model(&state), &start, "{path}");
@@ -118,11 +122,14 @@ fn v08_contents_are_maps_set_at_their_path() {
     let err = state
         .apply(&update("/", json!([{"key": ".", "valueString": "z"}])))
         .unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::RootNotAMap);
+    assert_eq!(err.kind(), &RenderErrorKind::RootNotAMap);
     let err = state
         .apply(&update("/x", json!([{"key": "k"}])))
         .unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::MissingField { field: "value" });
+    assert_eq!(
+        err.kind(),
+        &RenderErrorKind::MissingField { field: "value" }
+    );
     assert_eq!(
         model(&state),
         &json!({"n": {"deep": {"m": {"b": false}}}, "t": "y"})
@@ -147,12 +154,12 @@ fn nesting_past_fifty_levels_is_refused_however_deep() {
     let mut state = with_data(json!({}));
     state.apply(&update(48)).unwrap();
     let err = state.apply(&update(49)).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 50 });
+    assert_eq!(err.kind(), &RenderErrorKind::TooDeep { limit: 50 });
     assert!(err.to_string().contains("Global recursion limit exceeded"));
     // Far deeper than a parser would build: refused, without walking it recursively.
     assert_eq!(
         state.apply(&update(2_000)).unwrap_err().kind(),
-        &ErrorKind::TooDeep { limit: 50 }
+        &RenderErrorKind::TooDeep { limit: 50 }
     );
 }
 
@@ -162,7 +169,10 @@ fn a_create_surface_that_fails_leaves_no_surface() {
     let create = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
         "dataModel": {"a": 1}, "components": [{"id": "root", "component": "Text"}, {"id": "x"}]}});
     let err = state.apply(&create).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::MissingField { field: "component" });
+    assert_eq!(
+        err.kind(),
+        &RenderErrorKind::MissingField { field: "component" }
+    );
     assert_eq!(
         (err.surface_id(), err.component_id()),
         (Some("s"), Some("x"))
@@ -173,7 +183,7 @@ fn a_create_surface_that_fails_leaves_no_surface() {
         "components": [{"id": "root", "component": "Text"}]}});
     assert_eq!(
         state.apply(&bare).unwrap_err().kind(),
-        &ErrorKind::NoCatalog
+        &RenderErrorKind::NoCatalog
     );
     assert!(state.surface("s").is_none());
 }
@@ -187,25 +197,25 @@ fn versions_and_actions_are_read_as_the_suites_say() {
             &mut state,
             json!({"version": 1, "deleteSurface": {"surfaceId": "s"}})
         ),
-        ErrorKind::UnsupportedVersion("1".into())
+        RenderErrorKind::UnsupportedVersion("1".into())
     );
     assert_eq!(
         err(&mut state, json!({"updateDataModel": {"surfaceId": "s"}})),
-        ErrorKind::MissingVersion(MessageKind::UpdateDataModel)
+        RenderErrorKind::MissingVersion(MessageKind::UpdateDataModel)
     );
     assert_eq!(
         err(
             &mut state,
             json!({"version": "v0.9", "createSurface": {"surfaceId": 7}})
         ),
-        ErrorKind::WrongType {
+        RenderErrorKind::WrongType {
             field: "surfaceId",
             expected: "a string"
         }
     );
     assert_eq!(
         err(&mut state, json!({"version": "v0.9", "createSurface": "s"})),
-        ErrorKind::WrongType {
+        RenderErrorKind::WrongType {
             field: "createSurface",
             expected: "an object"
         }
@@ -245,25 +255,25 @@ fn strict_checks_refuse_trees_that_do_not_hold_together() {
     let cases = [
         (
             json!([{"id": "a", "component": "Text"}]),
-            ErrorKind::MissingRoot("root".into()),
+            RenderErrorKind::MissingRoot("root".into()),
         ),
         (
             json!([{"id": "root", "component": "Card", "child": "nowhere"}]),
-            ErrorKind::DanglingReference {
+            RenderErrorKind::DanglingReference {
                 to: "nowhere".into(),
             },
         ),
         (
             json!([{"id": "root", "component": "Card", "child": "root"}]),
-            ErrorKind::Cycle,
+            RenderErrorKind::Cycle,
         ),
         (
             json!([{"id": "root", "component": "Text"}, {"id": "alone", "component": "Text"}]),
-            ErrorKind::Unreachable,
+            RenderErrorKind::Unreachable,
         ),
         (
             json!([{"id": "root", "component": "Text"}, {"id": "root", "component": "Text"}]),
-            ErrorKind::DuplicateComponent,
+            RenderErrorKind::DuplicateComponent,
         ),
     ];
     for (components, kind) in cases {
@@ -292,7 +302,7 @@ fn strict_checks_refuse_trees_that_do_not_hold_together() {
             .apply(&update(Value::Array(chain)))
             .unwrap_err()
             .kind(),
-        &ErrorKind::TooDeep { limit: 50 }
+        &RenderErrorKind::TooDeep { limit: 50 }
     );
 }
 

@@ -357,7 +357,7 @@ impl Splitter {
     /// let mut splitter = Splitter::new();
     /// splitter.feed(br#"See <a2ui-json>{"beginRendering":{"#).for_each(drop);
     /// let end: Vec<_> = splitter.finish().collect();
-    /// assert_eq!(end[0].as_ref().unwrap_err().kind(), &ErrorKind::Unterminated { what: "message" });
+    /// assert_eq!(end[0].as_ref().unwrap_err().kind(), ErrorKind::Unterminated { what: "message" });
     /// ```
     pub fn finish(&mut self) -> Events<'_> {
         let base = self.pos;

@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use a2ui_stream::Version;
-use a2ui_stream::renderer::{Error, RendererState, Surface};
+use a2ui_stream::renderer::{RenderError, RendererState, Surface};
 use serde_json::Value;
 
 /// The suite's path under `<shared>/a2ui-v1/conformance`.
@@ -164,7 +164,7 @@ fn messages(case: &Value) -> Vec<&Value> {
     out
 }
 
-fn check_error(err: &Error, want: &Value) -> Result<(), String> {
+fn check_error(err: &RenderError, want: &Value) -> Result<(), String> {
     let (category, message) = match want {
         Value::String(pattern) => (None, Some(pattern.as_str())),
         Value::Object(fields) => {

@@ -24,7 +24,7 @@ use std::path::Path;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveErrorKind, ProgressiveParser, ResponsePart};
 use serde_json::{Map, Value};
 
 use crate::suite;
@@ -138,18 +138,21 @@ fn parser_for(case: &Value, conformance_dir: &Path) -> Result<ProgressiveParser,
 /// reference, where the recursion and integrity errors are validation errors too, a
 /// `ValidationError` is any fault found in a message; the parser's topology errors are the
 /// reference's recursion (self-references, cycles) and integrity (a missing root) errors.
-fn categories(kind: ErrorKind) -> &'static [&'static str] {
+fn categories(kind: ProgressiveErrorKind) -> &'static [&'static str] {
     match kind {
-        ErrorKind::Json => &["ParseError"],
-        ErrorKind::Validation => &["ValidationError"],
-        ErrorKind::Topology => &["ValidationError", "RecursionError", "IntegrityError"],
-        ErrorKind::Schema => &["CatalogError", "CompileError"],
+        ProgressiveErrorKind::Json => &["ParseError"],
+        ProgressiveErrorKind::Validation => &["ValidationError"],
+        ProgressiveErrorKind::Topology => &["ValidationError", "RecursionError", "IntegrityError"],
+        ProgressiveErrorKind::Schema => &["CatalogError", "CompileError"],
         _ => &[],
     }
 }
 
 /// `Ok` when the error `got` is what `want` (a pattern, or `{category, message}`) expects.
-fn error_expected(want: &Value, got: &a2ui_stream::official::legacy::Error) -> Result<(), String> {
+fn error_expected(
+    want: &Value,
+    got: &a2ui_stream::official::legacy::ProgressiveError,
+) -> Result<(), String> {
     match want {
         Value::String(pattern) => suite::error_matches(pattern, &got.to_string()),
         Value::Object(spec) => {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use a2ui_stream::official::catalog::Catalog;
-use a2ui_stream::official::validator::{ErrorKind, ValidationError, Validator};
+use a2ui_stream::official::validator::{ValidationError, ValidationErrorKind, Validator};
 use serde_json::Value;
 
 use crate::suite;
@@ -61,17 +61,20 @@ fn check(outcome: Result<(), ValidationError>, expect: Option<&str>) -> Result<(
 /// the kind is what a program reads).
 pub fn kind_fits(e: &ValidationError) -> Result<(), String> {
     let words = [
-        ("Validation failed", ErrorKind::Schema),
-        ("Dangling reference", ErrorKind::DanglingReference),
-        ("Circular component reference", ErrorKind::Cycle),
-        ("Duplicate component ID", ErrorKind::DuplicateId),
-        ("Missing root component", ErrorKind::MissingRoot),
-        ("Self-reference detected", ErrorKind::SelfReference),
-        ("Circular reference detected", ErrorKind::Cycle),
-        ("Global recursion limit", ErrorKind::TooDeep),
-        ("Recursion limit exceeded", ErrorKind::TooDeep),
-        ("Invalid path syntax", ErrorKind::PathSyntax),
-        ("Invalid schema", ErrorKind::InvalidSchema),
+        ("Validation failed", ValidationErrorKind::Schema),
+        ("Dangling reference", ValidationErrorKind::DanglingReference),
+        ("Circular component reference", ValidationErrorKind::Cycle),
+        ("Duplicate component ID", ValidationErrorKind::DuplicateId),
+        ("Missing root component", ValidationErrorKind::MissingRoot),
+        (
+            "Self-reference detected",
+            ValidationErrorKind::SelfReference,
+        ),
+        ("Circular reference detected", ValidationErrorKind::Cycle),
+        ("Global recursion limit", ValidationErrorKind::TooDeep),
+        ("Recursion limit exceeded", ValidationErrorKind::TooDeep),
+        ("Invalid path syntax", ValidationErrorKind::PathSyntax),
+        ("Invalid schema", ValidationErrorKind::InvalidSchema),
     ];
     let want = words
         .iter()
@@ -80,9 +83,9 @@ pub fn kind_fits(e: &ValidationError) -> Result<(), String> {
         .or_else(|| {
             let m = e.message();
             if m.contains("references non-existent component") {
-                Some(ErrorKind::DanglingReference)
+                Some(ValidationErrorKind::DanglingReference)
             } else if m.contains("is not reachable from") {
-                Some(ErrorKind::Unreachable)
+                Some(ValidationErrorKind::Unreachable)
             } else {
                 None
             }

@@ -21,7 +21,7 @@
 use std::path::Path;
 
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::validator::{ErrorKind, ValidationError};
+use a2ui_stream::official::validator::{ValidationError, ValidationErrorKind};
 use serde_json::Value;
 
 use crate::{suite, validator_suite};
@@ -108,21 +108,21 @@ fn run_case(case: &Value, shared: &Path) -> Result<(), String> {
 }
 
 /// The rules an error `category` of the suites covers.
-pub fn category_kinds(category: &str) -> Option<&'static [ErrorKind]> {
+pub fn category_kinds(category: &str) -> Option<&'static [ValidationErrorKind]> {
     Some(match category {
-        "ValidationError" => &[ErrorKind::Schema, ErrorKind::PathSyntax],
+        "ValidationError" => &[ValidationErrorKind::Schema, ValidationErrorKind::PathSyntax],
         "IntegrityError" => &[
-            ErrorKind::DuplicateId,
-            ErrorKind::MissingRoot,
-            ErrorKind::DanglingReference,
-            ErrorKind::Unreachable,
+            ValidationErrorKind::DuplicateId,
+            ValidationErrorKind::MissingRoot,
+            ValidationErrorKind::DanglingReference,
+            ValidationErrorKind::Unreachable,
         ],
         "RecursionError" => &[
-            ErrorKind::SelfReference,
-            ErrorKind::Cycle,
-            ErrorKind::TooDeep,
+            ValidationErrorKind::SelfReference,
+            ValidationErrorKind::Cycle,
+            ValidationErrorKind::TooDeep,
         ],
-        "CatalogError" => &[ErrorKind::InvalidSchema],
+        "CatalogError" => &[ValidationErrorKind::InvalidSchema],
         _ => return None,
     })
 }

@@ -4,7 +4,9 @@
 use super::{conflict, ended, seqs, steps};
 use a2ui_stream::agui::RunBuilder;
 use a2ui_stream::agui::events::{ChatMessage, Event};
-use a2ui_stream::agui::{RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, Stored};
+use a2ui_stream::agui::{
+    RunLog, RunRecorder, RunStatus, SqliteRunLog, StoreError, StoreErrorKind, Stored,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -133,7 +135,7 @@ fn a_started_recorder_starts_once_then_appends_and_stops_at_a_second_writer() {
     );
     assert!(matches!(
         RunRecorder::start(log.clone(), "t", "empty", "bob", &[]),
-        Err(StoreError::Backend(_))
+        Err(e) if e.kind() == StoreErrorKind::Backend
     ));
     assert_eq!(log.status("t", "empty").unwrap(), None);
     // Someone else appends anyway: the recorder's next batch is refused.
@@ -156,7 +158,7 @@ fn errors_say_what_and_where() {
         ended("t1", "r1").to_string(),
         r#"run "r1" of thread "t1" has ended: nothing can follow its RUN_FINISHED or RUN_ERROR"#
     );
-    let err: Box<dyn std::error::Error> = Box::new(StoreError::Backend("reading events".into()));
+    let err: Box<dyn std::error::Error> = Box::new(StoreError::backend("reading events"));
     assert_eq!(err.to_string(), "run log backend failed: reading events");
 }
 

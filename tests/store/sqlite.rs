@@ -2,7 +2,7 @@
 
 use super::{TempDir, assistant, ended, seqs, steps, user};
 use a2ui_stream::agui::events::{Event, RunFinished};
-use a2ui_stream::agui::{RunLog, RunStatus, SERVER_RESTARTED, SqliteRunLog, StoreError};
+use a2ui_stream::agui::{RunLog, RunStatus, SERVER_RESTARTED, SqliteRunLog, StoreErrorKind};
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
@@ -112,9 +112,8 @@ fn opening_a_file_that_is_not_a_database_fails() {
     )
     .unwrap();
     let err = SqliteRunLog::open(dir.file()).unwrap_err();
-    let StoreError::Backend(message) = &err else {
-        panic!("{err:?}")
-    };
+    assert_eq!(err.kind(), StoreErrorKind::Backend, "{err:?}");
+    let message = err.message();
     assert!(
         message.contains(&*dir.file().to_string_lossy()),
         "{message}"

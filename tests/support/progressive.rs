@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
-use a2ui_stream::official::legacy::{Error, ProgressiveParser, ResponsePart};
+use a2ui_stream::official::legacy::{ProgressiveError, ProgressiveParser, ResponsePart};
 use a2ui_stream::official::validator::Validator;
 use serde_json::Value;
 
@@ -82,29 +82,29 @@ pub fn streaming_suite(shared: &Path) -> Vec<(String, Arc<Validator>, Vec<String
 /// errors still to report.
 pub struct SdkSteps<M> {
     pub parser: ProgressiveParser<M>,
-    pending: Vec<Result<ResponsePart<M>, Error>>,
+    pending: Vec<Result<ResponsePart<M>, ProgressiveError>>,
 }
 
 /// The two forms of [`ProgressiveParser`], fed alike.
 pub trait Feed<M> {
-    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<M>, Error>>;
-    fn finish_all(&mut self) -> Vec<Result<ResponsePart<M>, Error>>;
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<M>, ProgressiveError>>;
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart<M>, ProgressiveError>>;
 }
 
 impl Feed<Value> for ProgressiveParser {
-    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart, Error>> {
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart, ProgressiveError>> {
         self.feed(chunk)
     }
-    fn finish_all(&mut self) -> Vec<Result<ResponsePart, Error>> {
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart, ProgressiveError>> {
         self.finish()
     }
 }
 
 impl Feed<String> for ProgressiveParser<String> {
-    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, Error>> {
+    fn feed_chunk(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, ProgressiveError>> {
         self.feed(chunk)
     }
-    fn finish_all(&mut self) -> Vec<Result<ResponsePart<String>, Error>> {
+    fn finish_all(&mut self) -> Vec<Result<ResponsePart<String>, ProgressiveError>> {
         self.finish()
     }
 }
@@ -121,7 +121,7 @@ where
     }
 
     /// One chunk, as the SDK answers it.
-    pub fn chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, Error> {
+    pub fn chunk(&mut self, chunk: &str) -> Result<Vec<ResponsePart<M>>, ProgressiveError> {
         let mut all = std::mem::take(&mut self.pending);
         all.extend(self.parser.feed_chunk(chunk));
         match all.iter().position(Result::is_err) {
@@ -135,7 +135,7 @@ where
     }
 
     /// The end: the parts still to come, and the errors still to report.
-    pub fn finish(&mut self) -> (Vec<ResponsePart<M>>, Vec<Error>) {
+    pub fn finish(&mut self) -> (Vec<ResponsePart<M>>, Vec<ProgressiveError>) {
         let mut all = std::mem::take(&mut self.pending);
         all.extend(self.parser.finish_all());
         let (parts, errors): (Vec<_>, Vec<_>) = all.into_iter().partition(Result::is_ok);

@@ -1,7 +1,7 @@
 //! The splitter's output and A2UI messages: prose bytes reassembled into UTF-8 text, messages
 //! sent as `a2ui-surface` activities, errors reported as `CUSTOM` events.
 
-use super::{Phase, RunBuilder, RunBuilderError};
+use super::{Phase, RunBuilder, RunBuilderError, RunBuilderErrorKind, refused};
 use serde_json::Value;
 
 /// The `CUSTOM` event name under which splitter errors are reported (value:
@@ -92,10 +92,12 @@ impl RunBuilder {
                 Ok(())
             }
             crate::Event::Message(m) => {
-                let event = self
-                    .surfaces
-                    .push(&m)
-                    .map_err(|e| RunBuilderError::InvalidA2ui(e.to_string()))?;
+                let event = self.surfaces.push(&m).map_err(|e| {
+                    refused(
+                        RunBuilderErrorKind::InvalidA2ui,
+                        format!("A2UI message is not valid JSON: {e}"),
+                    )
+                })?;
                 self.end_prose();
                 self.emit(event);
                 Ok(())

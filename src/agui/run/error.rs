@@ -2,65 +2,59 @@
 
 #[cfg(doc)]
 use super::INVALID_TOOL_ARGUMENTS;
-use std::fmt;
 
-/// Why the builder refused a call. Nothing was sent for it, unless stated; the first call on a
-/// builder starts the run (`RUN_STARTED`) even when it is refused.
+/// Why the builder refused a call: its kind and what happened, naming the tool call or step
+/// (it has no offset). Nothing was sent for it, unless stated; the first call on a builder
+/// starts the run (`RUN_STARTED`) even when it is refused.
 ///
 /// ```
-/// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+/// use a2ui_stream::agui::{RunBuilder, RunBuilderErrorKind};
 ///
 /// let mut run = RunBuilder::new("t", "r");
 /// run.step_started("plan").unwrap();
-/// assert_eq!(run.step_started("plan"), Err(RunBuilderError::DuplicateStep("plan".into())));
-/// assert_eq!(run.tool_call_args("c1", "{}"), Err(RunBuilderError::UnknownToolCall("c1".into())));
+/// let err = run.step_started("plan").unwrap_err();
+/// assert_eq!((err.kind(), err.message()), (RunBuilderErrorKind::DuplicateStep, "step 'plan' is already active"));
+/// assert_eq!(run.tool_call_args("c1", "{}").unwrap_err().kind(), RunBuilderErrorKind::UnknownToolCall);
 /// run.finish().unwrap();
 /// let err = run.text("too late").unwrap_err();
-/// assert_eq!(err, RunBuilderError::RunOver);
+/// assert_eq!(err.kind(), RunBuilderErrorKind::RunOver);
 /// assert_eq!(err.to_string(), "the run is over");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+pub type RunBuilderError = crate::Error<RunBuilderErrorKind>;
+
+/// Why the builder refused a call.
+///
+/// ```
+/// use a2ui_stream::agui::{RunBuilder, RunBuilderErrorKind};
+/// let mut run = RunBuilder::new("t", "r");
+/// assert_eq!(run.step_finished("s").unwrap_err().kind(), RunBuilderErrorKind::UnknownStep);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum RunBuilderError {
+pub enum RunBuilderErrorKind {
     /// The run already finished or failed.
     RunOver,
     /// A tool call with this id was already started in this run.
-    DuplicateToolCall(String),
+    DuplicateToolCall,
     /// No open tool call has this id (args or end), or none was ever started (result).
-    UnknownToolCall(String),
+    UnknownToolCall,
     /// A step with this name is already active.
-    DuplicateStep(String),
+    DuplicateStep,
     /// No active step has this name.
-    UnknownStep(String),
+    UnknownStep,
     /// The tool call's arguments are not JSON at its end; the run was failed with `RUN_ERROR`
     /// (code [`INVALID_TOOL_ARGUMENTS`]), since a `TOOL_CALL_END` would have been invalid.
-    InvalidToolArguments {
-        /// The call's id.
-        id: String,
-        /// What the JSON parser said.
-        error: String,
-    },
+    InvalidToolArguments,
     /// An A2UI message could not be parsed as JSON.
-    InvalidA2ui(String),
+    InvalidA2ui,
 }
 
-impl fmt::Display for RunBuilderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunBuilderError::RunOver => f.write_str("the run is over"),
-            RunBuilderError::DuplicateToolCall(id) => write!(f, "tool call '{id}' already started"),
-            RunBuilderError::UnknownToolCall(id) => write!(f, "no such tool call '{id}'"),
-            RunBuilderError::DuplicateStep(n) => write!(f, "step '{n}' is already active"),
-            RunBuilderError::UnknownStep(n) => write!(f, "no active step '{n}'"),
-            RunBuilderError::InvalidToolArguments { id, error } => {
-                write!(
-                    f,
-                    "arguments of tool call '{id}' are not valid JSON: {error}"
-                )
-            }
-            RunBuilderError::InvalidA2ui(e) => write!(f, "A2UI message is not valid JSON: {e}"),
-        }
-    }
+/// A refusal of kind `kind`, saying `message`.
+pub(super) fn refused(kind: RunBuilderErrorKind, message: impl Into<String>) -> RunBuilderError {
+    RunBuilderError::of(kind, None, message)
 }
 
-impl std::error::Error for RunBuilderError {}
+/// The run is over.
+pub(super) fn run_over() -> RunBuilderError {
+    refused(RunBuilderErrorKind::RunOver, "the run is over")
+}

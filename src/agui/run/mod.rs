@@ -15,7 +15,8 @@ mod text;
 mod tools;
 
 pub use a2ui::A2UI_ERROR_EVENT;
-pub use error::RunBuilderError;
+pub use error::{RunBuilderError, RunBuilderErrorKind};
+use error::{refused, run_over};
 pub use output::AgentOutput;
 pub use tools::INVALID_TOOL_ARGUMENTS;
 
@@ -253,14 +254,14 @@ impl RunBuilder {
     /// Whether `RUN_FINISHED` or `RUN_ERROR` was sent.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Hi")?;
     /// assert!(!run.is_over());
     /// run.fail("model timed out", None)?;
     /// assert!(run.is_over());
-    /// assert_eq!(run.text("more"), Err(RunBuilderError::RunOver));
+    /// assert_eq!(run.text("more").unwrap_err().kind(), RunBuilderErrorKind::RunOver);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
     pub fn is_over(&self) -> bool {
@@ -351,20 +352,20 @@ impl RunBuilder {
     /// Sends `RUN_STARTED` if it was not sent yet; refuses once the run is over.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.start()?;
     /// run.start()?; // already started: sends nothing
     /// run.finish()?;
-    /// assert_eq!(run.start(), Err(RunBuilderError::RunOver));
+    /// assert_eq!(run.start().unwrap_err().kind(), RunBuilderErrorKind::RunOver);
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "RUN_FINISHED"]);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
     /// ```
     pub fn start(&mut self) -> Result<(), RunBuilderError> {
         match self.phase {
-            Phase::Over => Err(RunBuilderError::RunOver),
+            Phase::Over => Err(run_over()),
             Phase::Running => Ok(()),
             Phase::NotStarted => {
                 let mut ev = RunStarted::new(self.thread_id.clone(), self.run_id.clone());
@@ -427,7 +428,7 @@ impl RunBuilder {
     /// ```
     pub fn exit_run(&mut self) -> Result<(), RunBuilderError> {
         if self.phase == Phase::Over {
-            return Err(RunBuilderError::RunOver);
+            return Err(run_over());
         }
         if self.entered > 1 {
             self.close_open(self.entered)?;
@@ -442,12 +443,12 @@ impl RunBuilder {
     /// before the step.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Planning.")?;
     /// run.step_started("plan")?; // ends the prose first
-    /// assert_eq!(run.step_started("plan"), Err(RunBuilderError::DuplicateStep("plan".into())));
+    /// assert_eq!(run.step_started("plan").unwrap_err().kind(), RunBuilderErrorKind::DuplicateStep);
     /// run.finish()?; // closes the active step
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",
@@ -457,7 +458,10 @@ impl RunBuilder {
     pub fn step_started(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if self.steps.iter().any(|s| s.name == name) {
-            return Err(RunBuilderError::DuplicateStep(name.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::DuplicateStep,
+                format!("step '{name}' is already active"),
+            ));
         }
         self.end_prose();
         self.steps.push(OpenStep {
@@ -471,13 +475,13 @@ impl RunBuilder {
     /// An active step ends.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.step_started("write")?;
     /// run.text("Draft")?;
     /// run.step_finished("write")?; // ends the step's prose first
-    /// assert_eq!(run.step_finished("write"), Err(RunBuilderError::UnknownStep("write".into())));
+    /// assert_eq!(run.step_finished("write").unwrap_err().kind(), RunBuilderErrorKind::UnknownStep);
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START",
     ///                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_FINISHED"]);
@@ -486,7 +490,10 @@ impl RunBuilder {
     pub fn step_finished(&mut self, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(pos) = self.steps.iter().position(|s| s.name == name) else {
-            return Err(RunBuilderError::UnknownStep(name.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::UnknownStep,
+                format!("no active step '{name}'"),
+            ));
         };
         self.steps.remove(pos);
         self.end_prose();
@@ -497,13 +504,13 @@ impl RunBuilder {
     /// Closes whatever is open and sends `RUN_FINISHED`.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.step_started("answer")?;
     /// run.text("Done.")?;
     /// run.finish()?; // ends the prose, then the step
-    /// assert_eq!(run.finish(), Err(RunBuilderError::RunOver));
+    /// assert_eq!(run.finish().unwrap_err().kind(), RunBuilderErrorKind::RunOver);
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START",
     ///                    "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_FINISHED",
@@ -557,13 +564,13 @@ impl RunBuilder {
     /// The run (or a nested run at any depth) failed: sends `RUN_ERROR`; nothing follows it.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Partial answer")?;
     /// run.fail("model timed out", Some("TIMEOUT".into()))?;
-    /// assert_eq!(run.text("more"), Err(RunBuilderError::RunOver));
+    /// assert_eq!(run.text("more").unwrap_err().kind(), RunBuilderErrorKind::RunOver);
     /// let events: Vec<_> = run.drain().collect();
     /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT",

@@ -1,6 +1,6 @@
 //! Tool calls: start, argument fragments (checked to be JSON at the end), end and result.
 
-use super::{OpenTool, RunBuilder, RunBuilderError};
+use super::{OpenTool, RunBuilder, RunBuilderError, RunBuilderErrorKind, refused};
 use crate::agui::events::{ToolCallArgs, ToolCallEnd, ToolCallResult, ToolCallStart};
 
 /// The `RUN_ERROR.code` sent when a tool call's arguments are not JSON at its end.
@@ -22,15 +22,15 @@ impl RunBuilder {
     /// A tool call begins. Ends open prose (the call's `parentMessageId`) and reasoning.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.text("Let me search.")?;
     /// let message = run.text_message_id().unwrap().to_owned();
     /// run.tool_call_start("c1", "search")?;
-    /// assert_eq!(run.tool_call_start("c1", "search"),
-    ///            Err(RunBuilderError::DuplicateToolCall("c1".into())));
+    /// assert_eq!(run.tool_call_start("c1", "search").unwrap_err().kind(),
+    ///            RunBuilderErrorKind::DuplicateToolCall);
     /// let events: Vec<_> = run.drain().collect();
     /// assert_eq!(events[3].event_type().as_str(), "TEXT_MESSAGE_END");
     /// let Event::ToolCallStart(start) = &events[4] else { panic!() };
@@ -41,7 +41,10 @@ impl RunBuilder {
     pub fn tool_call_start(&mut self, id: &str, name: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         if self.known_tools.contains(id) || self.tools.iter().any(|t| t.id == id) {
-            return Err(RunBuilderError::DuplicateToolCall(id.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::DuplicateToolCall,
+                format!("tool call '{id}' already started"),
+            ));
         }
         self.flush_utf8();
         let parent = self.text.clone();
@@ -61,15 +64,15 @@ impl RunBuilder {
     /// A fragment of an open tool call's arguments (empty fragments send nothing).
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.tool_call_start("c1", "search")?;
     /// run.tool_call_args("c1", r#"{"q":"#)?;
     /// run.tool_call_args("c1", "")?; // sends nothing
     /// run.tool_call_args("c1", r#""rust"}"#)?;
-    /// assert_eq!(run.tool_call_args("c2", "{}"),
-    ///            Err(RunBuilderError::UnknownToolCall("c2".into())));
+    /// assert_eq!(run.tool_call_args("c2", "{}").unwrap_err().kind(),
+    ///            RunBuilderErrorKind::UnknownToolCall);
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_ARGS"]);
     /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
@@ -77,7 +80,10 @@ impl RunBuilder {
     pub fn tool_call_args(&mut self, id: &str, delta: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(tool) = self.tools.iter_mut().find(|t| t.id == id) else {
-            return Err(RunBuilderError::UnknownToolCall(id.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::UnknownToolCall,
+                format!("no such tool call '{id}'"),
+            ));
         };
         if delta.is_empty() {
             return Ok(());
@@ -88,10 +94,10 @@ impl RunBuilder {
     }
 
     /// An open tool call's arguments are complete. If they are not JSON, the run fails
-    /// instead (see [`RunBuilderError::InvalidToolArguments`]).
+    /// instead (see [`RunBuilderErrorKind::InvalidToolArguments`]).
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.tool_call_start("c1", "search")?;
@@ -100,7 +106,8 @@ impl RunBuilder {
     /// run.tool_call_start("c2", "search")?;
     /// run.tool_call_args("c2", r#"{"q":"#)?;
     /// let err = run.tool_call_end("c2").unwrap_err(); // not JSON: the run fails
-    /// assert!(matches!(err, RunBuilderError::InvalidToolArguments { ref id, .. } if id == "c2"));
+    /// assert_eq!(err.kind(), RunBuilderErrorKind::InvalidToolArguments);
+    /// assert!(err.message().contains("'c2'"));
     /// let types: Vec<_> = run.drain().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
     ///                    "TOOL_CALL_START", "TOOL_CALL_ARGS", "RUN_ERROR"]);
@@ -109,7 +116,10 @@ impl RunBuilder {
     pub fn tool_call_end(&mut self, id: &str) -> Result<(), RunBuilderError> {
         self.start()?;
         let Some(pos) = self.tools.iter().position(|t| t.id == id) else {
-            return Err(RunBuilderError::UnknownToolCall(id.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::UnknownToolCall,
+                format!("no such tool call '{id}'"),
+            ));
         };
         self.close_tool(pos)
     }
@@ -129,7 +139,13 @@ impl RunBuilder {
                     ),
                     Some(INVALID_TOOL_ARGUMENTS.to_owned()),
                 );
-                return Err(RunBuilderError::InvalidToolArguments { id: tool.id, error });
+                return Err(refused(
+                    RunBuilderErrorKind::InvalidToolArguments,
+                    format!(
+                        "arguments of tool call '{}' are not valid JSON: {error}",
+                        tool.id
+                    ),
+                ));
             }
         }
         self.emit(ToolCallEnd::new(tool.id.clone()));
@@ -164,14 +180,14 @@ impl RunBuilder {
     /// What a tool returned. Ends the call first if it is still open.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError};
+    /// use a2ui_stream::agui::{RunBuilder, RunBuilderError, RunBuilderErrorKind};
     /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("t", "r");
     /// run.tool_call_start("c1", "clock")?;
     /// run.tool_call_result("c1", "12:00")?; // ends the call first
-    /// assert_eq!(run.tool_call_result("c9", "?"),
-    ///            Err(RunBuilderError::UnknownToolCall("c9".into())));
+    /// assert_eq!(run.tool_call_result("c9", "?").unwrap_err().kind(),
+    ///            RunBuilderErrorKind::UnknownToolCall);
     /// let events: Vec<_> = run.drain().collect();
     /// let types: Vec<_> = events.iter().map(|e| e.event_type().as_str()).collect();
     /// assert_eq!(types, ["RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_END", "TOOL_CALL_RESULT"]);
@@ -185,7 +201,10 @@ impl RunBuilder {
             self.close_tool(pos)?;
         }
         if !self.known_tools.contains(id) {
-            return Err(RunBuilderError::UnknownToolCall(id.to_owned()));
+            return Err(refused(
+                RunBuilderErrorKind::UnknownToolCall,
+                format!("no such tool call '{id}'"),
+            ));
         }
         let message_id = self.id("result");
         self.emit(ToolCallResult::new(message_id, id, content));

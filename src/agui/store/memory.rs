@@ -202,18 +202,10 @@ impl MemoryRunLog {
             None => (0, false),
         };
         if ended {
-            return Err(StoreError::Ended {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-            });
+            return Err(StoreError::ended(thread_id, run_id));
         }
         if first_seq != last + 1 {
-            return Err(StoreError::Conflict {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-                expected: last + 1,
-                got: first_seq,
-            });
+            return Err(StoreError::conflict(thread_id, run_id, last + 1, first_seq));
         }
         let events: usize = jsons.iter().map(String::len).sum();
         let bytes = events.saturating_add(claim.map_or(0, str::len));

@@ -131,30 +131,35 @@ pub struct RunStatus {
     pub ended: bool,
 }
 
-/// Why the store refused or failed.
+/// Why the store refused or failed: its kind, and what happened naming the thread and run (it
+/// has no offset).
 ///
 /// ```
-/// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+/// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreErrorKind};
 /// use a2ui_stream::agui::events::{Event, StepStarted};
 ///
 /// let log = MemoryRunLog::new();
 /// let step = [Event::from(StepStarted::new("plan"))];
 /// log.append("t", "r", 1, &step)?;
 /// let err = log.append("t", "r", 1, &step).unwrap_err(); // sent twice
-/// assert!(matches!(err, StoreError::Conflict { expected: 2, got: 1, .. }));
+/// assert_eq!(err.kind(), StoreErrorKind::Conflict { expected: 2, got: 1 });
 /// assert_eq!(err.to_string(), r#"run "r" of thread "t": append at seq 1, but the next seq is 2"#);
 /// # Ok::<(), a2ui_stream::agui::StoreError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+pub type StoreError = crate::Error<StoreErrorKind>;
+
+/// Why the store refused or failed.
+///
+/// ```
+/// use a2ui_stream::agui::{StoreError, StoreErrorKind};
+/// assert_eq!(StoreError::ended("t", "r").kind(), StoreErrorKind::Ended);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum StoreError {
+pub enum StoreErrorKind {
     /// An append's first sequence number is not the run's `last_seq + 1`: a second writer, or
     /// an append sent twice. Nothing was stored.
     Conflict {
-        /// The run's thread.
-        thread_id: String,
-        /// The run.
-        run_id: String,
         /// The sequence number the next append must start at.
         expected: u64,
         /// The one it started at.
@@ -162,39 +167,61 @@ pub enum StoreError {
     },
     /// The run has ended (its `RUN_FINISHED` or `RUN_ERROR` is stored), or the batch had events
     /// after its own terminal event. Nothing was stored.
-    Ended {
-        /// The run's thread.
-        thread_id: String,
-        /// The run.
-        run_id: String,
-    },
+    Ended,
     /// The backend failed (I/O, SQL, Redis, a corrupt row); the message names the operation and
     /// the thread and run it concerned.
-    Backend(String),
+    Backend,
 }
 
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::Conflict {
-                thread_id,
-                run_id,
-                expected,
-                got,
-            } => write!(
-                f,
+impl StoreError {
+    /// The append of run `run_id` of thread `thread_id` at `got` conflicts: the next one must
+    /// start at `expected` (what a [`RunLog`] backend answers).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::StoreError;
+    /// let err = StoreError::conflict("t", "r", 2, 1);
+    /// assert_eq!(err.to_string(), r#"run "r" of thread "t": append at seq 1, but the next seq is 2"#);
+    /// ```
+    pub fn conflict(thread_id: &str, run_id: &str, expected: u64, got: u64) -> StoreError {
+        StoreError::of(
+            StoreErrorKind::Conflict { expected, got },
+            None,
+            format!(
                 "run {run_id:?} of thread {thread_id:?}: append at seq {got}, but the next seq is {expected}"
             ),
-            StoreError::Ended { thread_id, run_id } => write!(
-                f,
+        )
+    }
+
+    /// Run `run_id` of thread `thread_id` has ended: nothing can be appended to it.
+    ///
+    /// ```
+    /// use a2ui_stream::agui::StoreError;
+    /// assert!(StoreError::ended("t", "r").to_string().contains("has ended"));
+    /// ```
+    pub fn ended(thread_id: &str, run_id: &str) -> StoreError {
+        StoreError::of(
+            StoreErrorKind::Ended,
+            None,
+            format!(
                 "run {run_id:?} of thread {thread_id:?} has ended: nothing can follow its RUN_FINISHED or RUN_ERROR"
             ),
-            StoreError::Backend(message) => write!(f, "run log backend failed: {message}"),
-        }
+        )
+    }
+
+    /// The backend failed, as `message` says (naming the operation, the thread and the run).
+    ///
+    /// ```
+    /// use a2ui_stream::agui::StoreError;
+    /// assert_eq!(StoreError::backend("disk full").to_string(), "run log backend failed: disk full");
+    /// ```
+    pub fn backend(message: impl std::fmt::Display) -> StoreError {
+        StoreError::of(
+            StoreErrorKind::Backend,
+            None,
+            format!("run log backend failed: {message}"),
+        )
     }
 }
-
-impl std::error::Error for StoreError {}
 
 /// A run log for AG-UI event streams: in memory, in SQLite (feature `store`) or in Redis
 /// (feature `store-redis`).
@@ -225,13 +252,13 @@ impl std::error::Error for StoreError {}
 ///
 /// One writer per run: [`RunRecorder`] numbers the events and calls [`RunLog::append`], which
 /// stores a batch atomically and only at the next number (a second writer, or an append sent
-/// twice, is refused with [`StoreError::Conflict`]). `RUN_FINISHED` or `RUN_ERROR` ends the run;
-/// nothing can be appended after it ([`StoreError::Ended`]).
+/// twice, is refused with [`StoreErrorKind::Conflict`]). `RUN_FINISHED` or `RUN_ERROR` ends the run;
+/// nothing can be appended after it ([`StoreErrorKind::Ended`]).
 ///
 /// A server that must know later who started a run, and with what input, starts it with
 /// [`RunLog::start`] (or [`RunRecorder::start`]): the first batch and a *claim*, an opaque string
 /// such as the caller's identity and a digest of the request body, are stored together or not at
-/// all. A second request for the same run gets [`StoreError::Conflict`], and the server compares
+/// all. A second request for the same run gets [`StoreErrorKind::Conflict`], and the server compares
 /// its own claim with [`RunLog::claim`] to tell a reconnect of the owner (same claim: follow the
 /// run) from a different request reusing the run id (refuse it, with HTTP 409).
 ///
@@ -289,12 +316,12 @@ pub trait RunLog: Send + Sync {
     /// serialising twice.
     ///
     /// `first_seq` must be the run's `last_seq + 1` (1 for a new run), else
-    /// [`StoreError::Conflict`]. A terminal event (`RUN_FINISHED` or `RUN_ERROR`) ends the run:
+    /// [`StoreErrorKind::Conflict`]. A terminal event (`RUN_FINISHED` or `RUN_ERROR`) ends the run:
     /// later appends, and a batch with events after its own terminal event, get
-    /// [`StoreError::Ended`]. An empty `events` stores nothing and returns an empty vector.
+    /// [`StoreErrorKind::Ended`]. An empty `events` stores nothing and returns an empty vector.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError, StoreErrorKind};
     /// use a2ui_stream::agui::events::{Event, RunStarted, StepStarted};
     ///
     /// let log = MemoryRunLog::new();
@@ -303,7 +330,7 @@ pub trait RunLog: Send + Sync {
     /// assert_eq!(stored[1].json, r#"{"type":"STEP_STARTED","stepName":"plan"}"#);
     /// // A gap is refused.
     /// let gap = log.append("t", "r", 4, &[Event::from(StepStarted::new("x"))]);
-    /// assert!(matches!(gap, Err(StoreError::Conflict { expected: 3, got: 4, .. })));
+    /// assert!(matches!(gap, Err(ref e) if e.kind() == StoreErrorKind::Conflict { expected: 3, got: 4 }));
     /// # Ok::<(), StoreError>(())
     /// ```
     fn append(
@@ -420,15 +447,15 @@ pub trait RunLog: Send + Sync {
     /// string kept with the run (an agent server stores who started the run and a digest of its
     /// input), atomically: either the run did not exist and now has both, or nothing changed.
     ///
-    /// A run that has events, ended or not, is refused with [`StoreError::Conflict`]
+    /// A run that has events, ended or not, is refused with [`StoreErrorKind::Conflict`]
     /// (`expected` is its next seq, `got` is 1); the caller reads [`claim`](RunLog::claim) to
     /// see whose run it is. `events` must hold at least one event, else the call fails with
-    /// [`StoreError::Backend`] ("a run starts with at least one event") and stores nothing. As
+    /// [`StoreErrorKind::Backend`] ("a run starts with at least one event") and stores nothing. As
     /// with [`append`](RunLog::append), a terminal event ends the run, and a batch with events
-    /// after its own terminal event is refused with [`StoreError::Ended`].
+    /// after its own terminal event is refused with [`StoreErrorKind::Ended`].
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::{RunLog, MemoryRunLog, StoreError, StoreErrorKind};
     /// use a2ui_stream::agui::events::{Event, RunStarted, StepStarted};
     ///
     /// let log = MemoryRunLog::new();
@@ -438,12 +465,13 @@ pub trait RunLog: Send + Sync {
     /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice sha256:9f2c"));
     /// // A second start of the same run changes nothing.
     /// let again = log.start("t", "r", "bob sha256:0b7e", &first);
-    /// assert!(matches!(again, Err(StoreError::Conflict { expected: 3, got: 1, .. })));
+    /// assert!(matches!(again, Err(ref e) if e.kind() == StoreErrorKind::Conflict { expected: 3, got: 1 }));
     /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice sha256:9f2c"));
     /// // The run continues with plain appends.
     /// log.append("t", "r", 3, &[Event::from(StepStarted::new("answer"))])?;
     /// // A run starts with at least one event.
-    /// assert!(matches!(log.start("t", "empty", "alice", &[]), Err(StoreError::Backend(_))));
+    /// let err = log.start("t", "empty", "alice", &[]).unwrap_err();
+    /// assert_eq!(err.kind(), StoreErrorKind::Backend);
     /// # Ok::<(), StoreError>(())
     /// ```
     fn start(
@@ -527,10 +555,10 @@ pub trait RunLog: Send + Sync {
 ///
 /// The run's only writer: it remembers the next number, so each [`record`](RunRecorder::record)
 /// continues where the last stopped. Should another writer append to the same run, the next
-/// `record` fails with [`StoreError::Conflict`] rather than interleave.
+/// `record` fails with [`StoreErrorKind::Conflict`] rather than interleave.
 ///
 /// ```
-/// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError};
+/// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError, StoreErrorKind};
 /// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
 /// use std::sync::Arc;
 ///
@@ -541,7 +569,7 @@ pub trait RunLog: Send + Sync {
 /// assert_eq!(last[0].seq, 2);
 /// assert_eq!(recorder.last_seq(), 2);
 /// // The run has events: a second recorder for it is refused.
-/// assert!(matches!(RunRecorder::new(log, "t", "r"), Err(StoreError::Conflict { .. })));
+/// assert!(matches!(RunRecorder::new(log, "t", "r"), Err(ref e) if matches!(e.kind(), StoreErrorKind::Conflict { .. })));
 /// # Ok::<(), StoreError>(())
 /// ```
 pub struct RunRecorder {
@@ -562,7 +590,7 @@ impl fmt::Debug for RunRecorder {
 }
 
 impl RunRecorder {
-    /// A recorder for a new run; fails with [`StoreError::Conflict`] if the run already has
+    /// A recorder for a new run; fails with [`StoreErrorKind::Conflict`] if the run already has
     /// events (`expected` is its next seq, `got` is 1).
     ///
     /// ```
@@ -594,11 +622,11 @@ impl RunRecorder {
 
     /// Starts a new run with [`RunLog::start`]: stores `events` as its first batch, at seq 1,
     /// 2, …, together with `claim`, and returns a recorder that continues after them, with the
-    /// stored records. Fails as `start` does: [`StoreError::Conflict`] if the run already has
-    /// events, [`StoreError::Backend`] if `events` is empty.
+    /// stored records. Fails as `start` does: [`StoreErrorKind::Conflict`] if the run already has
+    /// events, [`StoreErrorKind::Backend`] if `events` is empty.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError};
+    /// use a2ui_stream::agui::{RunLog, RunRecorder, MemoryRunLog, StoreError, StoreErrorKind};
     /// use a2ui_stream::agui::events::{Event, RunFinished, RunStarted};
     /// use std::sync::Arc;
     ///
@@ -610,7 +638,7 @@ impl RunRecorder {
     /// assert_eq!(log.claim("t", "r")?.as_deref(), Some("alice"));
     /// // The run exists: starting it again is refused.
     /// let again = RunRecorder::start(log, "t", "r", "alice", &started);
-    /// assert!(matches!(again, Err(StoreError::Conflict { expected: 3, got: 1, .. })));
+    /// assert!(matches!(again, Err(ref e) if e.kind() == StoreErrorKind::Conflict { expected: 3, got: 1 }));
     /// # Ok::<(), StoreError>(())
     /// ```
     pub fn start(
@@ -689,7 +717,7 @@ fn is_terminal_event(event: &Event) -> bool {
 }
 
 /// The JSON of each event, and whether the batch ends the run. A batch with anything after its
-/// terminal event is refused with [`StoreError::Ended`].
+/// terminal event is refused with [`StoreErrorKind::Ended`].
 fn encode_batch(
     thread_id: &str,
     run_id: &str,
@@ -699,10 +727,7 @@ fn encode_batch(
     let mut ended = false;
     for event in events {
         if ended {
-            return Err(StoreError::Ended {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-            });
+            return Err(StoreError::ended(thread_id, run_id));
         }
         ended = is_terminal_event(event);
         let json = serde_json::to_string(event)
@@ -730,14 +755,9 @@ fn encode_start(
     encode_batch(thread_id, run_id, events)
 }
 
-/// The [`StoreError::Conflict`] of a [`RunLog::start`] for a run whose last seq is `last_seq`.
+/// The [`StoreErrorKind::Conflict`] of a [`RunLog::start`] for a run whose last seq is `last_seq`.
 fn start_conflict(thread_id: &str, run_id: &str, last_seq: u64) -> StoreError {
-    StoreError::Conflict {
-        thread_id: thread_id.to_owned(),
-        run_id: run_id.to_owned(),
-        expected: last_seq.saturating_add(1),
-        got: 1,
-    }
+    StoreError::conflict(thread_id, run_id, last_seq.saturating_add(1), 1)
 }
 
 /// The stored records of a batch appended at `first_seq`.
@@ -777,7 +797,7 @@ fn decode_message(thread_id: &str, id: &str, json: &str) -> Result<ChatMessage, 
     })
 }
 
-/// A [`StoreError::Backend`] naming the operation, the thread and (if any) the run.
+/// A [`StoreErrorKind::Backend`] naming the operation, the thread and (if any) the run.
 fn backend(
     operation: &str,
     thread_id: &str,
@@ -785,9 +805,9 @@ fn backend(
     error: impl fmt::Display,
 ) -> StoreError {
     match run_id {
-        Some(run_id) => StoreError::Backend(format!(
+        Some(run_id) => StoreError::backend(format!(
             "{operation} (thread {thread_id:?}, run {run_id:?}): {error}"
         )),
-        None => StoreError::Backend(format!("{operation} (thread {thread_id:?}): {error}")),
+        None => StoreError::backend(format!("{operation} (thread {thread_id:?}): {error}")),
     }
 }

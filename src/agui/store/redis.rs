@@ -160,14 +160,15 @@ impl RedisRunLog {
     /// with `a2ui:` unless [`with_prefix`](RedisRunLog::with_prefix) says otherwise.
     ///
     /// ```
-    /// use a2ui_stream::agui::{RedisRunLog, StoreError};
+    /// use a2ui_stream::agui::{RedisRunLog, StoreErrorKind};
     ///
     /// let err = RedisRunLog::open("not a url").unwrap_err();
-    /// assert!(matches!(err, StoreError::Backend(ref m) if m.starts_with("opening Redis")));
+    /// assert_eq!(err.kind(), StoreErrorKind::Backend);
+    /// assert!(err.message().contains("opening Redis"));
     /// ```
     pub fn open(url: &str) -> Result<Self, StoreError> {
         let client = Client::open(url)
-            .map_err(|e| StoreError::Backend(format!("opening Redis: invalid URL: {e}")))?;
+            .map_err(|e| StoreError::backend(format!("opening Redis: invalid URL: {e}")))?;
         let log = RedisRunLog {
             client,
             prefix: DEFAULT_PREFIX.to_owned(),
@@ -199,7 +200,7 @@ impl RedisRunLog {
     }
 
     fn open_failed(&self, e: ::redis::RedisError) -> StoreError {
-        StoreError::Backend(format!(
+        StoreError::backend(format!(
             "opening Redis at {}: {e}",
             self.client.get_connection_info().addr()
         ))
@@ -462,20 +463,17 @@ impl RedisRunLog {
             .map_err(|e| failed(e.to_string()))?;
         match reply.as_slice() {
             [ok] if ok == "ok" => Ok(stored_from(first_seq, jsons)),
-            [ended] if ended == "ended" => Err(StoreError::Ended {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-            }),
+            [ended] if ended == "ended" => Err(StoreError::ended(thread_id, run_id)),
             [conflict, last] if conflict == "conflict" => {
                 let last: u64 = last
                     .parse()
                     .map_err(|_| failed(format!("invalid last seq {last:?}")))?;
-                Err(StoreError::Conflict {
-                    thread_id: thread_id.to_owned(),
-                    run_id: run_id.to_owned(),
-                    expected: last.saturating_add(1),
-                    got: first_seq,
-                })
+                Err(StoreError::conflict(
+                    thread_id,
+                    run_id,
+                    last.saturating_add(1),
+                    first_seq,
+                ))
             }
             other => Err(failed(format!("unexpected reply {other:?}"))),
         }

@@ -133,21 +133,22 @@ impl SqliteRunLog {
     /// Opens the log in the file at `path`, creating the file and its tables if needed, and
     /// bringing a file written by an older version of this crate up to date.
     ///
-    /// Fails with [`StoreError::Backend`] if the file cannot be opened, is not a SQLite
+    /// Fails with [`StoreErrorKind::Backend`] if the file cannot be opened, is not a SQLite
     /// database, or was written by a newer version of this crate (its schema version is higher
     /// than this build knows).
     ///
     /// ```
-    /// use a2ui_stream::agui::{SqliteRunLog, StoreError};
+    /// use a2ui_stream::agui::{SqliteRunLog, StoreError, StoreErrorKind};
     ///
     /// let missing = std::env::temp_dir().join("no-such-dir-a2ui").join("runs.sqlite");
     /// let err = SqliteRunLog::open(&missing).unwrap_err();
-    /// assert!(matches!(err, StoreError::Backend(ref m) if m.contains("runs.sqlite")));
+    /// assert_eq!(err.kind(), StoreErrorKind::Backend);
+    /// assert!(err.message().contains("runs.sqlite"));
     /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref();
         let failed = |e: rusqlite::Error| {
-            StoreError::Backend(format!("opening the run log {}: {e}", path.display()))
+            StoreError::backend(format!("opening the run log {}: {e}", path.display()))
         };
         let conn = Connection::open(path).map_err(failed)?;
         Self::set_up(conn, Some(path.to_owned()))
@@ -164,7 +165,7 @@ impl SqliteRunLog {
     /// ```
     pub fn in_memory() -> Result<Self, StoreError> {
         let conn = Connection::open_in_memory()
-            .map_err(|e| StoreError::Backend(format!("opening a run log in memory: {e}")))?;
+            .map_err(|e| StoreError::backend(format!("opening a run log in memory: {e}")))?;
         Self::set_up(conn, None)
     }
 
@@ -174,7 +175,7 @@ impl SqliteRunLog {
             .as_deref()
             .map_or_else(|| "in memory".to_owned(), |p| p.display().to_string());
         let failed = |e: rusqlite::Error| {
-            StoreError::Backend(format!("setting up the run log {place}: {e}"))
+            StoreError::backend(format!("setting up the run log {place}: {e}"))
         };
         conn.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
         // A file becomes "wal"; memory stays "memory", which is as good for one connection.
@@ -191,7 +192,7 @@ impl SqliteRunLog {
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .map_err(failed)?;
         if version > SCHEMA_VERSION {
-            return Err(StoreError::Backend(format!(
+            return Err(StoreError::backend(format!(
                 "the run log {place} has schema version {version}, newer than version \
                  {SCHEMA_VERSION} that this build knows; open it with a newer build"
             )));
@@ -237,11 +238,11 @@ impl SqliteRunLog {
     /// # Ok::<(), a2ui_stream::agui::StoreError>(())
     /// ```
     pub fn end_open_runs(&self, message: &str) -> Result<usize, StoreError> {
-        let failed = |e: rusqlite::Error| StoreError::Backend(format!("ending open runs: {e}"));
+        let failed = |e: rusqlite::Error| StoreError::backend(format!("ending open runs: {e}"));
         let mut error = RunError::new(message);
         error.code = Some(SERVER_RESTARTED.to_owned());
         let json = serde_json::to_string(&Event::from(error))
-            .map_err(|e| StoreError::Backend(format!("ending open runs: {e}")))?;
+            .map_err(|e| StoreError::backend(format!("ending open runs: {e}")))?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -373,19 +374,11 @@ impl SqliteRunLog {
             return Err(start_conflict(thread_id, run_id, last));
         }
         if ended {
-            return Err(StoreError::Ended {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-            });
+            return Err(StoreError::ended(thread_id, run_id));
         }
         let expected = last.saturating_add(1);
         if first_seq != expected {
-            return Err(StoreError::Conflict {
-                thread_id: thread_id.to_owned(),
-                run_id: run_id.to_owned(),
-                expected,
-                got: first_seq,
-            });
+            return Err(StoreError::conflict(thread_id, run_id, expected, first_seq));
         }
         let out_of_range = || {
             backend(
@@ -577,6 +570,7 @@ impl RunLog for SqliteRunLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agui::StoreErrorKind;
     use crate::agui::events::StepStarted;
 
     fn temp_file(name: &str) -> PathBuf {
@@ -596,9 +590,8 @@ mod tests {
             .unwrap();
         drop(conn);
         let err = SqliteRunLog::open(&path).unwrap_err();
-        let StoreError::Backend(message) = err else {
-            panic!("{err:?}")
-        };
+        assert_eq!(err.kind(), StoreErrorKind::Backend, "{err:?}");
+        let message = err.message();
         let newer = format!("schema version {}", SCHEMA_VERSION + 1);
         assert!(message.contains(&newer), "{message}");
         assert!(message.contains("runs.sqlite"), "{message}");
@@ -632,9 +625,8 @@ mod tests {
             )
             .unwrap();
         let err = log.thread_messages("t").unwrap_err();
-        let StoreError::Backend(message) = err else {
-            panic!("{err:?}")
-        };
+        assert_eq!(err.kind(), StoreErrorKind::Backend, "{err:?}");
+        let message = err.message();
         assert!(message.contains("reading messages"), "{message}");
         assert!(message.contains("\"m1\""), "{message}");
     }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{Catalog, CatalogError, ErrorKind, Version};
+use super::{Catalog, CatalogError, CatalogErrorKind as ErrorKind, Version, error};
 
 impl Catalog {
     /// Loads the basic catalog of the A2UI specification from `spec_dir` (the directory holding
@@ -85,7 +85,7 @@ impl Catalog {
             _ => None,
         }
         .ok_or_else(|| {
-            CatalogError::new(
+            error(
                 ErrorKind::BadConfig,
                 format!(
                     "catalog version must be \"0.8\" or \"0.9\", got {}",
@@ -98,7 +98,7 @@ impl Catalog {
                 None | Some(Value::Null) => Ok(default),
                 Some(Value::String(path)) => read_json(&base_dir.join(path)),
                 Some(v @ Value::Object(_)) => Ok(v.clone()),
-                Some(other) => Err(CatalogError::new(
+                Some(other) => Err(error(
                     ErrorKind::BadConfig,
                     format!("{key} must be a path or an object, got {other}"),
                 )),
@@ -137,13 +137,13 @@ impl Catalog {
 
 fn read_json(path: &PathBuf) -> Result<Value, CatalogError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        CatalogError::new(
+        error(
             ErrorKind::Unreadable,
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
     serde_json::from_str(&text).map_err(|e| {
-        CatalogError::new(
+        error(
             ErrorKind::NotJson,
             format!("{} is not JSON: {e}", path.display()),
         )

@@ -126,25 +126,28 @@ pub struct ComponentInfo {
     pub required: BTreeSet<String>,
 }
 
-/// A catalog could not be loaded.
+/// A catalog could not be loaded: its kind and what happened (it has no offset).
 ///
 /// ```
-/// use a2ui_stream::official::catalog::{Catalog, ErrorKind, Version};
+/// use a2ui_stream::official::catalog::{Catalog, CatalogErrorKind, Version};
 /// let missing = std::path::Path::new("/nonexistent/a2ui/spec");
 /// let err = Catalog::basic(missing, Version::V08).unwrap_err();
-/// assert_eq!(err.kind(), ErrorKind::Unreadable);
+/// assert_eq!((err.kind(), err.offset()), (CatalogErrorKind::Unreadable, None));
 /// assert_eq!(err.to_string(), err.message());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CatalogError {
-    kind: ErrorKind,
-    message: String,
-}
+pub type CatalogError = crate::Error<CatalogErrorKind>;
 
 /// Why a catalog could not be loaded.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, CatalogErrorKind};
+/// let err = Catalog::from_config(&serde_json::json!({"version": "2.0"}), ".".as_ref()).unwrap_err();
+/// assert_eq!(err.kind(), CatalogErrorKind::BadConfig);
+/// assert!(err.message().contains("version"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum CatalogErrorKind {
     /// A schema file could not be read.
     Unreadable,
     /// A schema file is not JSON.
@@ -154,44 +157,10 @@ pub enum ErrorKind {
     BadConfig,
 }
 
-impl CatalogError {
-    fn new(kind: ErrorKind, message: impl Into<String>) -> CatalogError {
-        CatalogError {
-            kind,
-            message: message.into(),
-        }
-    }
-
-    /// Why the catalog could not be loaded.
-    ///
-    /// ```
-    /// use a2ui_stream::official::catalog::{Catalog, ErrorKind};
-    /// let err = Catalog::from_config(&serde_json::json!({"version": "2.0"}), ".".as_ref()).unwrap_err();
-    /// assert_eq!(err.kind(), ErrorKind::BadConfig);
-    /// ```
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// What went wrong, in words.
-    ///
-    /// ```
-    /// use a2ui_stream::official::catalog::Catalog;
-    /// let err = Catalog::from_config(&serde_json::json!({"version": "2.0"}), ".".as_ref()).unwrap_err();
-    /// assert!(err.message().contains("version"));
-    /// ```
-    pub fn message(&self) -> &str {
-        &self.message
-    }
+/// A catalog error saying `message`.
+fn error(kind: CatalogErrorKind, message: impl Into<String>) -> CatalogError {
+    CatalogError::of(kind, None, message)
 }
-
-impl fmt::Display for CatalogError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for CatalogError {}
 
 /// A component catalog with its message schemas; see the [module documentation](self).
 ///

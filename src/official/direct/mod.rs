@@ -19,7 +19,7 @@
 //!   what is new (the components that closed since, or the message when it changed
 //!   otherwise), so that output grows with the UI, not with its square.
 //! - **At the close tag** the block is read whole and checked as one payload; a block that
-//!   does not read is an error there ([`ErrorKind::Parse`]), not text.
+//!   does not read is an error there ([`DirectErrorKind::Parse`]), not text.
 //!
 //! The SDK reads the whole block again after every chunk. Here each byte goes through the
 //! core's lexer once (`scan.rs`, with the tags of `framing.rs`); a message is parsed once when
@@ -58,7 +58,6 @@ mod response;
 mod text;
 
 use std::collections::HashSet;
-use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -68,6 +67,15 @@ use super::Emission;
 use super::validator::Validator;
 use crate::Version;
 use block::{Block, Fed, Insert};
+
+/// This module's error, under the short name its code uses.
+type Error = DirectError;
+type ErrorKind = DirectErrorKind;
+
+/// An error at byte `offset` of the response.
+fn error(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
+    Error::of(kind, Some(offset), message)
+}
 use emit::{Candidate, Emitted, Stamp};
 
 pub use response::{RawPart, parse_response, unwrap, wrap};
@@ -111,71 +119,34 @@ impl Form for String {
 /// Why a response could not be parsed.
 ///
 /// ```
-/// use a2ui_stream::official::direct::ErrorKind;
-/// assert_ne!(ErrorKind::Parse, ErrorKind::Validation);
+/// use a2ui_stream::official::direct::DirectErrorKind;
+/// assert_ne!(DirectErrorKind::Parse, DirectErrorKind::Validation);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum DirectErrorKind {
     /// A block does not read as JSON, or is empty.
     Parse,
     /// A block's messages break the catalog's rules.
     Validation,
 }
 
-/// An error of the direct-JSON parser: its kind, where in the response, and what happened.
+/// An error of the direct-JSON parser: its kind, the byte of the response where it went wrong,
+/// and what happened in the SDK's words.
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::direct::{DirectJsonParser, ErrorKind};
+/// use a2ui_stream::official::direct::{DirectJsonParser, DirectErrorKind};
 /// use a2ui_stream::official::Emission;
 /// use a2ui_stream::official::validator::Validator;
 /// use std::sync::Arc;
 /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
 /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
 /// let err = parser.feed("<a2ui-json>not json</a2ui-json>").remove(0).unwrap_err();
-/// assert_eq!((err.kind(), err.offset()), (ErrorKind::Parse, 11));
+/// assert_eq!((err.kind(), err.offset()), (DirectErrorKind::Parse, Some(11)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    kind: ErrorKind,
-    offset: u64,
-    message: String,
-}
-
-impl Error {
-    fn new(kind: ErrorKind, offset: u64, message: impl Into<String>) -> Error {
-        Error {
-            kind,
-            offset,
-            message: message.into(),
-        }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The byte of the response where it went wrong.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// What went wrong, in words.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.message)
-    }
-}
-
-impl std::error::Error for Error {}
+pub type DirectError = crate::Error<DirectErrorKind>;
 
 /// The streaming parser; see the [module documentation](self). Messages come out as
 /// `serde_json::Value` trees, or as their compact JSON text from a parser made with
@@ -409,7 +380,7 @@ impl<M> DirectJsonParser<M> {
                 .cloned()
                 .collect()
         };
-        let invalid = |e: String| Error::new(ErrorKind::Validation, self.block_at, e);
+        let invalid = |e: String| error(DirectErrorKind::Validation, self.block_at, e);
         let (first, closed) = block.take_closed();
         for (k, (message, revision)) in closed.into_iter().enumerate() {
             let index = first + k;
@@ -481,22 +452,22 @@ impl<M> DirectJsonParser<M> {
     /// The close tag at `at`: the block read whole and checked as one payload.
     fn close(&mut self, block: &mut Block, at: u64, parts: &mut Vec<Part>) -> Result<(), Error> {
         if let Some((offset, why)) = block.broken() {
-            return Err(Error::new(
-                ErrorKind::Parse,
-                self.block_at + offset,
+            return Err(Error::of(
+                DirectErrorKind::Parse,
+                Some(self.block_at + offset),
                 format!("The direct JSON block is not JSON: {why}"),
             ));
         }
         if block.empty() {
-            return Err(Error::new(
-                ErrorKind::Parse,
+            return Err(error(
+                DirectErrorKind::Parse,
                 at,
                 "The direct JSON block is empty.",
             ));
         }
         if !block.complete() {
-            return Err(Error::new(
-                ErrorKind::Parse,
+            return Err(error(
+                DirectErrorKind::Parse,
                 at,
                 "The direct JSON block is not JSON: unexpected end of the JSON text",
             ));
@@ -506,7 +477,7 @@ impl<M> DirectJsonParser<M> {
         let messages = Value::Array(messages);
         self.validator
             .validate(&messages)
-            .map_err(|e| Error::new(ErrorKind::Validation, self.block_at, e.message()))?;
+            .map_err(|e| error(DirectErrorKind::Validation, self.block_at, e.message()))?;
         let Value::Array(messages) = messages else {
             return Ok(());
         };
@@ -532,8 +503,8 @@ impl<M> DirectJsonParser<M> {
             return;
         }
         if self.block.take().is_some() {
-            out.push(Err(Error::new(
-                ErrorKind::Parse,
+            out.push(Err(error(
+                DirectErrorKind::Parse,
                 self.fed,
                 "The response ended inside a direct JSON block.",
             )));
@@ -577,7 +548,7 @@ impl DirectJsonParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use a2ui_stream::official::direct::{DirectJsonParser, ErrorKind, Part};
+    /// # use a2ui_stream::official::direct::{DirectJsonParser, DirectErrorKind, Part};
     /// # use a2ui_stream::official::Emission;
     /// # use a2ui_stream::official::validator::Validator;
     /// # use std::sync::Arc;
@@ -585,7 +556,7 @@ impl DirectJsonParser {
     /// let mut parser = DirectJsonParser::new(Arc::new(Validator::new(&catalog)?), [""; 0], Emission::Official);
     /// let out = parser.feed("A <a2ui-json>not json</a2ui-json> B");
     /// assert_eq!(out[0], Ok(Part::Text("A".into())));
-    /// assert_eq!(out[1].as_ref().unwrap_err().kind(), ErrorKind::Parse);
+    /// assert_eq!(out[1].as_ref().unwrap_err().kind(), DirectErrorKind::Parse);
     /// assert_eq!(out[2], Ok(Part::Text("B".into()))); // text is trimmed, as the SDK does
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::block::{Block, Fed};
-use super::{Error, ErrorKind, Part, text};
+use super::{DirectErrorKind, Error, Part, error, text};
 use crate::Version;
 use crate::official::validator::Validator;
 
@@ -130,8 +130,8 @@ pub fn wrap(parts: &[RawPart]) -> String {
 fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Error> {
     let raw = clean(raw);
     if raw.is_empty() {
-        return Err(Error::new(
-            ErrorKind::Parse,
+        return Err(error(
+            DirectErrorKind::Parse,
             at,
             "The direct JSON block is empty.",
         ));
@@ -139,15 +139,15 @@ fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Erro
     let mut block = Block::new(validator.catalog().version() >= Version::V10);
     let fed = block.feed(raw.as_bytes());
     if let Some((offset, why)) = block.broken() {
-        return Err(Error::new(
-            ErrorKind::Parse,
+        return Err(error(
+            DirectErrorKind::Parse,
             at + offset,
             format!("The direct JSON block is not JSON: {why}"),
         ));
     }
     if fed != Fed::Payload || !block.complete() {
-        return Err(Error::new(
-            ErrorKind::Parse,
+        return Err(error(
+            DirectErrorKind::Parse,
             at,
             "The direct JSON block is not JSON: unexpected end of the JSON text",
         ));
@@ -155,7 +155,7 @@ fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Erro
     let messages: Vec<Value> = block.take_closed().1.into_iter().map(|(m, _)| m).collect();
     validator
         .validate(&Value::Array(messages.clone()))
-        .map_err(|e| Error::new(ErrorKind::Validation, at, e.message()))?;
+        .map_err(|e| error(DirectErrorKind::Validation, at, e.message()))?;
     Ok(messages)
 }
 
@@ -164,7 +164,7 @@ fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Erro
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::direct::{ErrorKind, Part, parse_response};
+/// use a2ui_stream::official::direct::{DirectErrorKind, Part, parse_response};
 /// use a2ui_stream::official::validator::Validator;
 /// use serde_json::json;
 /// use std::sync::Arc;
@@ -174,7 +174,7 @@ fn compile(raw: &str, validator: &Validator, at: u64) -> Result<Vec<Value>, Erro
 /// let parts = parse_response(reply, &validator, true)?;
 /// assert_eq!(parts[0], Part::Text("Done.".into()));
 /// let err = parse_response("<a2ui-json>no</a2ui-json>", &validator, true).unwrap_err();
-/// assert_eq!(err.kind(), ErrorKind::Parse);
+/// assert_eq!(err.kind(), DirectErrorKind::Parse);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_response(

@@ -19,4 +19,6 @@ mod partial_json;
 mod progressive;
 pub mod response;
 
-pub use progressive::{Error, ErrorKind, Limits, ProgressiveParser, ResponsePart};
+pub use progressive::{
+    Limits, ProgressiveError, ProgressiveErrorKind, ProgressiveParser, ResponsePart,
+};

@@ -20,8 +20,6 @@
 //! # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 //! ```
 
-use std::fmt;
-
 use crate::framing::{self, Act, Class, Dialect};
 
 use serde_json::Value;
@@ -66,25 +64,29 @@ pub struct ResponsePart {
     pub a2ui_json: Option<Vec<Value>>,
 }
 
-/// A response could not be parsed; the message uses the reference implementation's words.
+/// A response could not be parsed: its kind and, in the reference implementation's words, what
+/// happened (it has no offset).
 ///
 /// ```
-/// use a2ui_stream::official::legacy::response::{ErrorKind, parse_response};
+/// use a2ui_stream::official::legacy::response::{ResponseErrorKind, parse_response};
 /// let err = parse_response("<a2ui-json>[{\"a\": </a2ui-json>").unwrap_err();
 /// assert!(err.to_string().starts_with("Failed to parse JSON"));
-/// assert_eq!(err.kind(), ErrorKind::NotJson);
+/// assert_eq!((err.kind(), err.offset()), (ResponseErrorKind::NotJson, None));
 /// assert_eq!(err.to_string(), err.message());
+/// assert_eq!(parse_response("Only text.").unwrap_err().kind(), ResponseErrorKind::NoBlock);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResponseError {
-    kind: ErrorKind,
-    message: String,
-}
+pub type ResponseError = crate::Error<ResponseErrorKind>;
 
 /// Why a response could not be parsed.
+///
+/// ```
+/// use a2ui_stream::official::legacy::response::{ResponseErrorKind, parse_response};
+/// let err = parse_response("<a2ui-json> </a2ui-json>").unwrap_err();
+/// assert_eq!((err.kind(), err.message()), (ResponseErrorKind::EmptyBlock, "A2UI JSON part is empty."));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum ResponseErrorKind {
     /// No block with both tags.
     NoBlock,
     /// A block holds nothing once markdown fences are removed.
@@ -93,43 +95,12 @@ pub enum ErrorKind {
     NotJson,
 }
 
-impl ResponseError {
-    fn new(kind: ErrorKind, message: impl Into<String>) -> ResponseError {
-        ResponseError {
-            kind,
-            message: message.into(),
-        }
-    }
+type ErrorKind = ResponseErrorKind;
 
-    /// Why the response could not be parsed.
-    ///
-    /// ```
-    /// use a2ui_stream::official::legacy::response::{ErrorKind, parse_response};
-    /// assert_eq!(parse_response("Only text.").unwrap_err().kind(), ErrorKind::NoBlock);
-    /// ```
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// use a2ui_stream::official::legacy::response::parse_response;
-    /// let err = parse_response("<a2ui-json> </a2ui-json>").unwrap_err();
-    /// assert_eq!(err.message(), "A2UI JSON part is empty.");
-    /// ```
-    pub fn message(&self) -> &str {
-        &self.message
-    }
+/// A response error saying `message`.
+fn error(kind: ErrorKind, message: impl Into<String>) -> ResponseError {
+    ResponseError::of(kind, None, message)
 }
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 /// Whether `content` contains both an opening and a closing A2UI tag.
 ///
@@ -184,10 +155,7 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError>
             .trim();
         let body = strip_fences(content.get(body_start..body_end).unwrap_or_default());
         if body.is_empty() {
-            return Err(ResponseError::new(
-                ErrorKind::EmptyBlock,
-                "A2UI JSON part is empty.",
-            ));
+            return Err(error(ErrorKind::EmptyBlock, "A2UI JSON part is empty."));
         }
         parts.push(ResponsePart {
             text: text.to_owned(),
@@ -197,7 +165,7 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ResponseError>
         search = last_end;
     }
     if parts.is_empty() {
-        return Err(ResponseError::new(
+        return Err(error(
             ErrorKind::NoBlock,
             format!("A2UI tags '{OPEN_TAG}' and '{CLOSE_TAG}' not found in response."),
         ));
@@ -251,7 +219,7 @@ fn parse_list(payload: &str) -> Result<Vec<Value>, ResponseError> {
     match serde_json::from_str::<Value>(payload) {
         Ok(Value::Array(list)) => Ok(list),
         Ok(single) => Ok(vec![single]),
-        Err(e) => Err(ResponseError::new(
+        Err(e) => Err(error(
             ErrorKind::NotJson,
             format!("Failed to parse JSON: {e}"),
         )),

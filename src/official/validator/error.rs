@@ -1,4 +1,4 @@
-//! What a failed validation says: the rule broken ([`ErrorKind`]), the reference
+//! What a failed validation says: the rule broken ([`ValidationErrorKind`]), the reference
 //! implementation's words, the component at fault and, for v1.0, each fault's place and code
 //! ([`ErrorDetail`]).
 
@@ -22,7 +22,7 @@ use std::fmt;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationError {
-    kind: ErrorKind,
+    kind: ValidationErrorKind,
     message: String,
     /// The component the fault is in, for a self-reference, a cycle or a chain too deep.
     component: Option<String>,
@@ -34,23 +34,23 @@ pub struct ValidationError {
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
-/// use a2ui_stream::official::validator::{ErrorKind, Validator};
+/// use a2ui_stream::official::validator::{ValidationErrorKind, Validator};
 /// use serde_json::json;
 /// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {"Text": {}}}), json!(null));
 /// let validator = Validator::new(&catalog)?;
 /// let twice = json!([{"surfaceUpdate": {"surfaceId": "s", "components": [
 ///     {"id": "x", "component": {"Text": {}}}, {"id": "x", "component": {"Text": {}}}]}}]);
-/// assert_eq!(validator.validate(&twice).unwrap_err().kind(), ErrorKind::DuplicateId);
+/// assert_eq!(validator.validate(&twice).unwrap_err().kind(), ValidationErrorKind::DuplicateId);
 /// let begin = json!({"beginRendering": {"surfaceId": "s", "root": "r"}});
 /// let text = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
 ///     {"id": "t", "component": {"Text": {}}}]}});
 /// let err = validator.validate(&json!([begin, text])).unwrap_err();
-/// assert_eq!(err.kind(), ErrorKind::MissingRoot);
+/// assert_eq!(err.kind(), ValidationErrorKind::MissingRoot);
 /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum ValidationErrorKind {
     /// A catalog's schema is not valid JSON Schema, or lacks a definition messages need.
     InvalidSchema,
     /// A message does not match its JSON Schema (`Validation failed: ...`).
@@ -74,7 +74,7 @@ pub enum ErrorKind {
 }
 
 impl ValidationError {
-    pub(super) fn new(kind: ErrorKind, message: impl Into<String>) -> ValidationError {
+    pub(super) fn new(kind: ValidationErrorKind, message: impl Into<String>) -> ValidationError {
         ValidationError {
             kind,
             message: message.into(),
@@ -96,8 +96,23 @@ impl ValidationError {
     }
 
     /// Which rule the message breaks.
-    pub fn kind(&self) -> ErrorKind {
+    pub fn kind(&self) -> ValidationErrorKind {
         self.kind
+    }
+
+    /// Where in a stream: never known, as a validator checks messages, not bytes (the shape of
+    /// every error of the crate, see [`crate::Error`]).
+    ///
+    /// ```
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::validator::Validator;
+    /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({}), serde_json::json!(null));
+    /// let err = Validator::new(&catalog)?.validate(&serde_json::json!({})).unwrap_err();
+    /// assert_eq!(err.offset(), None);
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        None
     }
 
     /// The component the fault is in, when it is one component's: the one that refers to

@@ -82,7 +82,9 @@ mod v10;
 use crate::MessageKind;
 use compile::{compile_v08, compile_v09, compile_v10};
 use describe::{describe, push_schema_errors, py_repr, sub_errors};
-pub use error::{DetailCode, ErrorDetail, ErrorKind, ValidationError};
+pub use error::{DetailCode, ErrorDetail, ValidationError, ValidationErrorKind};
+// The short name of the kind inside the validator.
+use error::ValidationErrorKind as ErrorKind;
 use free::Plain;
 #[cfg(feature = "legacy")]
 pub(crate) use free::{Likeness, Slot};

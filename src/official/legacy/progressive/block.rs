@@ -3,6 +3,7 @@
 //! looked at once per piece of text, and the surfaces that changed are flushed; the block's
 //! [`Limits`](super::Limits) are kept here.
 
+use super::new_error;
 use serde_json::Value;
 
 use super::components::stored_already;
@@ -36,7 +37,7 @@ impl<F> ProgressiveParser<F> {
         self.block.abandoned = true;
         self.json.reset();
         self.current = Current::default();
-        Error::new(ErrorKind::Limit, message)
+        new_error(ErrorKind::Limit, message)
     }
 
     /// Ends the block at its closing tag, which is at byte `at` of the response; the error
@@ -45,7 +46,7 @@ impl<F> ProgressiveParser<F> {
         let empty = !self.block.found_object && !self.json.closed_object && !self.block.abandoned;
         self.end_block();
         empty.then(|| {
-            Error::new(
+            new_error(
                 ErrorKind::Json,
                 "Failed to parse JSON: No valid JSON object found in A2UI block.",
             )

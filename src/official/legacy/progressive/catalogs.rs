@@ -2,6 +2,7 @@
 //! version, each component checked against the one it resolves to as a renderer holding them
 //! would resolve it; and whether messages are checked at all.
 
+use super::new_error;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -63,7 +64,7 @@ impl Catalogs {
     pub(super) fn add(&mut self, validator: Arc<Validator>) -> Result<(), Error> {
         let (want, got) = (self.version(), validator.catalog().version());
         if want != got {
-            return Err(Error::new(
+            return Err(new_error(
                 ErrorKind::Schema,
                 format!(
                     "The catalogs target different protocol versions: {} and {}",

@@ -2,6 +2,7 @@
 //! refreshed, and the component update of the step made (see [`surface`](super::surface) for
 //! each of those steps).
 
+use super::new_error;
 use serde_json::Value;
 
 use super::form::{Form, Out};
@@ -68,7 +69,7 @@ impl<F> ProgressiveParser<F> {
 /// The error for a component update of `version` that ended without its surface's `root`.
 fn no_root(version: Version, root: &str) -> Error {
     let kind = version.components().key();
-    Error::new(
+    new_error(
         ErrorKind::Topology,
         format!("No root component (id='{root}') found in {kind}"),
     )

@@ -2,6 +2,7 @@
 //! and is reported), then taken by kind: a surface begun, components stored and shown, a
 //! surface deleted, a data-model update passed on when it brings anything new.
 
+use super::new_error;
 use serde_json::Value;
 
 use super::components::Cached;
@@ -41,7 +42,7 @@ impl<F> ProgressiveParser<F> {
     fn emit_strict<M: Form>(&mut self, msg: Value, out: &mut Out<M>) -> Result<(), Error> {
         self.catalogs
             .validate(&msg, true)
-            .map_err(|e| Error::new(classify(&e), e.to_string()))?;
+            .map_err(|e| new_error(classify(&e), e.to_string()))?;
         out.message(M::message(msg));
         Ok(())
     }
@@ -126,7 +127,7 @@ impl<F> ProgressiveParser<F> {
     /// that broke the rule (taken while it was written): they are set aside, so that they do
     /// not break it again.
     fn rejected(&mut self, msg: &Value, e: &ValidationError) -> Error {
-        let mut error = Error::new(classify(e), e.message());
+        let mut error = new_error(classify(e), e.message());
         let sid = self
             .version
             .kind_of(msg)
@@ -140,7 +141,7 @@ impl<F> ProgressiveParser<F> {
             // as when it is found while the message is written (the message alone may show
             // another component of the same cycle first); else it is placed where the
             // component it names begins (nothing was set aside, so that one is still here).
-            if error.kind == ErrorKind::Topology {
+            if error.kind() == ErrorKind::Topology {
                 error = match (first, self.surfaces.get(&sid), e.component()) {
                     (Some(found), _, _) => found,
                     (None, Some(surface), Some(id)) => surface.place(error, id),

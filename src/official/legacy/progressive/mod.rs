@@ -64,7 +64,7 @@
 //! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
 //!     {"id": "r", "component": {"Card": {"child": "t"}}},
 //!     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
-//! # Ok::<(), a2ui_stream::official::legacy::Error>(())
+//! # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
 //! ```
 
 // The parser, by what it does with a chunk (each an `impl ProgressiveParser` of its own):
@@ -110,7 +110,11 @@ use crate::official::validator::Validator;
 use block::Block;
 use catalogs::Catalogs;
 use data_model::DataModel;
-pub use error::{Error, ErrorKind, Limits};
+use error::error as new_error;
+pub use error::{Limits, ProgressiveError, ProgressiveErrorKind};
+// The short names the parser's code uses.
+type Error = ProgressiveError;
+type ErrorKind = ProgressiveErrorKind;
 use feed::Input;
 use lists::FlushLists;
 use message::Current;
@@ -163,7 +167,7 @@ pub struct ResponsePart<M = Value> {
 ///     .map(|text| text.as_str().unwrap().to_owned()).collect();
 /// assert_eq!(texts.last().map(String::as_str), Some("Hello there"));
 /// assert!(texts.len() > 1 && texts.windows(2).all(|w| w[1].starts_with(w[0].as_str())));
-/// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+/// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
 /// ```
 pub struct ProgressiveParser<F = Value> {
     /// What messages and components are checked against.
@@ -216,7 +220,7 @@ impl ProgressiveParser {
     /// A parser for the catalog's protocol version, in [`Emission::Official`] mode. The catalog's
     /// schemas are compiled on its first parser and shared by every later one
     /// ([`Catalog::validator`]), so starting a parser per response is cheap; fails (with
-    /// [`ErrorKind::Schema`]) when they do not compile.
+    /// [`ProgressiveErrorKind::Schema`]) when they do not compile.
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
@@ -224,7 +228,7 @@ impl ProgressiveParser {
     /// let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// assert_eq!(parser.feed("plain prose")[0].as_ref().unwrap().text.as_deref(), Some("plain prose"));
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn new(catalog: &Catalog) -> Result<ProgressiveParser, Error> {
         ProgressiveParser::with_emission(catalog, Emission::Official)
@@ -239,12 +243,12 @@ impl ProgressiveParser {
     /// # let catalog = Catalog::new(Version::V09, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let parser = ProgressiveParser::with_emission(&catalog, Emission::ChangedOnly)?;
     /// assert_eq!(parser.emission(), Emission::ChangedOnly);
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn with_emission(catalog: &Catalog, mode: Emission) -> Result<ProgressiveParser, Error> {
         let validator = catalog
             .validator()
-            .map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))?;
+            .map_err(|e| new_error(ProgressiveErrorKind::Schema, e.to_string()))?;
         Ok(ProgressiveParser::with_validator(validator, mode))
     }
 
@@ -290,7 +294,7 @@ impl ProgressiveParser {
     /// else the first (a catalog it does not hold counts as none named); any other message
     /// against the catalog it names, else its surface's. The first catalog is the parser's own
     /// (its protocol version, and the reference properties and required fields it reads for
-    /// every component). Fails (with [`ErrorKind::Schema`]) when there is no catalog, they
+    /// every component). Fails (with [`ProgressiveErrorKind::Schema`]) when there is no catalog, they
     /// target different protocol versions, or a catalog's schemas do not compile.
     ///
     /// ```
@@ -309,16 +313,19 @@ impl ProgressiveParser {
     ///     {"id": "root", "component": "Gauge", "value": 3}]}}]</a2ui-json>"#).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
     /// assert_eq!(shown[0]["component"], "Gauge");
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn with_catalogs(catalogs: &[Catalog], mode: Emission) -> Result<ProgressiveParser, Error> {
         let compiled = |catalog: &Catalog| {
             catalog
                 .validator()
-                .map_err(|e| Error::new(ErrorKind::Schema, e.to_string()))
+                .map_err(|e| new_error(ProgressiveErrorKind::Schema, e.to_string()))
         };
         let Some((first, others)) = catalogs.split_first() else {
-            return Err(Error::new(ErrorKind::Schema, "A parser needs a catalog"));
+            return Err(new_error(
+                ProgressiveErrorKind::Schema,
+                "A parser needs a catalog",
+            ));
         };
         let mut parser = ProgressiveParser::with_validator(compiled(first)?, mode);
         for catalog in others {
@@ -346,7 +353,7 @@ impl ProgressiveParser {
     /// let parts = ProgressiveParser::new(&catalog)?.without_validation().feed(reply).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// let messages = parts[0].a2ui.as_ref().unwrap();
     /// assert_eq!(messages[1]["updateComponents"]["components"][0]["component"], "Unknown");
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn without_validation(mut self) -> ProgressiveParser {
         self.catalogs.set_check(false);
@@ -363,7 +370,7 @@ impl ProgressiveParser {
     /// let parser = ProgressiveParser::new(&catalog)?;
     /// assert!(parser.validates());
     /// assert!(!parser.without_validation().validates());
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn validates(&self) -> bool {
         self.catalogs.checks()
@@ -373,14 +380,14 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::legacy::{ErrorKind, Limits, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{ProgressiveErrorKind, Limits, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let limits = Limits { max_depth: 4, ..Limits::default() };
     /// let mut parser = ProgressiveParser::new(&catalog)?.with_limits(limits);
     /// assert_eq!(parser.limits(), limits);
     /// let err = parser.feed("<a2ui-json>[{\"a\": [[[[[").into_iter().find_map(Result::err).unwrap();
-    /// assert_eq!(err.kind(), ErrorKind::Limit);
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// assert_eq!(err.kind(), ProgressiveErrorKind::Limit);
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn with_limits(mut self, limits: Limits) -> ProgressiveParser {
         self.limits = limits;
@@ -394,7 +401,7 @@ impl ProgressiveParser {
     /// use a2ui_stream::official::legacy::{Limits, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// assert_eq!(ProgressiveParser::new(&catalog)?.limits(), Limits::default());
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn limits(&self) -> Limits {
         self.limits
@@ -423,7 +430,7 @@ impl ProgressiveParser {
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// let parts = parser.feed(start).into_iter().collect::<Result<Vec<_>, _>>()?;
     /// assert_eq!(parts[0].a2ui.as_ref().unwrap().len(), 1); // the createSurface alone
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn with_cuttable_keys<K: Into<String>>(
         mut self,
@@ -464,7 +471,7 @@ impl ProgressiveParser {
     ///     parts[0].as_ref().unwrap().a2ui.as_deref(),
     ///     Some(&[r#"{"surfaceUpdate":{"components":[{"component":{"Text":{"text":"Hi"}},"id":"t"}],"surfaceId":"s"}}"#.to_owned()][..])
     /// );
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn json(self) -> ProgressiveParser<String> {
         ProgressiveParser {
@@ -496,7 +503,7 @@ impl ProgressiveParser {
     /// let mut parser = ProgressiveParser::new(&catalog)?;
     /// assert_eq!(parser.feed("Hi <a2u")[0].as_ref().unwrap().text.as_deref(), Some("Hi "));
     /// assert!(parser.feed("i-json>").is_empty());
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     ///
     /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
@@ -511,7 +518,7 @@ impl ProgressiveParser {
     ///
     /// ```
     /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// use a2ui_stream::official::legacy::{ErrorKind, ProgressiveParser};
+    /// use a2ui_stream::official::legacy::{ProgressiveErrorKind, ProgressiveParser};
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {
     /// #     "Text": {"type": "object"},
     /// #     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}}}}), serde_json::json!({}));
@@ -519,17 +526,17 @@ impl ProgressiveParser {
     /// parser.feed(r#"<a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}}, "#);
     /// let bad = r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "r"}}}]}}"#;
     /// let err = parser.feed(bad).remove(0).unwrap_err();
-    /// assert_eq!(err.kind(), ErrorKind::Topology);
+    /// assert_eq!(err.kind(), ProgressiveErrorKind::Topology);
     /// assert!(err.message().starts_with("Self-reference detected: Component 'r'"));
     /// let component = bad.find(r#"{"id""#).unwrap() as u64;
-    /// assert_eq!(err.offset(), 65 + component); // where that component begins
+    /// assert_eq!(err.offset(), Some(65 + component)); // where that component begins
     /// // The next message still arrives, and so does the prose after the block.
     /// let parts = parser.feed(r#", {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}}]}}]</a2ui-json> Bye."#);
     /// let parts: Vec<_> = parts.into_iter().collect::<Result<_, _>>()?;
     /// let shown = &parts[0].a2ui.as_ref().unwrap()[0]["surfaceUpdate"]["components"];
     /// assert_eq!(shown[0]["component"]["Card"]["child"], "loading_t");
     /// assert_eq!(parts[1].text.as_deref(), Some(" Bye."));
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart, Error>> {
         self.feed_as(chunk)
@@ -550,7 +557,7 @@ impl ProgressiveParser {
     /// let end = parser.finish();
     /// let prose: String = out.iter().chain(&end).filter_map(|r| r.as_ref().ok()?.text.as_deref()).collect();
     /// assert_eq!(prose, "A  B  C <a2ui");
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn finish(&mut self) -> Vec<Result<ResponsePart, Error>> {
         self.finish_all()
@@ -580,7 +587,7 @@ impl ProgressiveParser {
     ///     parser.recycle(parts); // written over by the next step
     /// }
     /// assert_eq!(texts, ["Hel", "Hello"]);
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn recycle(&mut self, parts: Vec<Result<ResponsePart, Error>>) {
         self.recycle_parts(parts);
@@ -596,7 +603,7 @@ impl ProgressiveParser<String> {
     /// # let catalog = Catalog::new(Version::V08, serde_json::json!(null), serde_json::json!({"components": {}}), serde_json::json!({}));
     /// let mut parser = ProgressiveParser::new(&catalog)?.json();
     /// assert_eq!(parser.feed("Hi <a2u")[0].as_ref().unwrap().text.as_deref(), Some("Hi "));
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, Error>> {
         self.feed_as(chunk)
@@ -611,7 +618,7 @@ impl ProgressiveParser<String> {
     /// let mut parser = ProgressiveParser::new(&catalog)?.json();
     /// parser.feed("Done. <a2ui-j");
     /// assert_eq!(parser.finish()[0].as_ref().unwrap().text.as_deref(), Some("<a2ui-j"));
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn finish(&mut self) -> Vec<Result<ResponsePart<String>, Error>> {
         self.finish_all()
@@ -626,7 +633,7 @@ impl ProgressiveParser<String> {
     /// let mut parser = ProgressiveParser::new(&catalog)?.json();
     /// let parts = parser.feed("Hi");
     /// parser.recycle(parts);
-    /// # Ok::<(), a2ui_stream::official::legacy::Error>(())
+    /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn recycle(&mut self, parts: Vec<Result<ResponsePart<String>, Error>>) {
         self.recycle_parts(parts);

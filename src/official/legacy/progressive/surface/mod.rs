@@ -17,9 +17,10 @@ mod send;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::Error;
 use super::component::PLACEHOLDER_PREFIX;
 use super::components::Cached;
-use super::error::{Error, self_reference};
+use super::error::self_reference;
 use crate::hash::{QuickMap, QuickState};
 use crate::official::catalog::Catalog;
 use checks::Checks;

@@ -2,11 +2,13 @@
 //! that is enough, worked out again from the root when it is not, and the topology fault
 //! (self-reference, cycle, chain too deep) a check after each reference would have found first.
 
+use crate::official::legacy::progressive::new_error;
 use std::collections::BTreeMap;
 
 use super::{Comp, Surface};
 use crate::hash::{QuickMap, QuickSet};
-use crate::official::legacy::progressive::error::{Error, ErrorKind, self_reference};
+use crate::official::legacy::progressive::error::self_reference;
+use crate::official::legacy::progressive::{Error, ErrorKind};
 use crate::official::validator::MAX_GLOBAL_DEPTH;
 
 impl Surface {
@@ -274,7 +276,7 @@ fn walk_from(
                 let child_depth = *depth + 1;
                 if !reach.contains_key(child.as_str()) {
                     if child_depth > MAX_GLOBAL_DEPTH {
-                        let e = Error::new(
+                        let e = new_error(
                             ErrorKind::Topology,
                             format!(
                                 "Global recursion limit exceeded: logical depth > {MAX_GLOBAL_DEPTH}"
@@ -286,7 +288,7 @@ fn walk_from(
                     on_path.insert(child);
                     stack.push((child, child_depth, 0));
                 } else if on_path.contains(child.as_str()) {
-                    let e = Error::new(
+                    let e = new_error(
                         ErrorKind::Topology,
                         format!("Circular reference detected involving component '{child}'"),
                     );
