@@ -28,6 +28,28 @@ pub(crate) fn find_either(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Where the JSON string that `bytes` goes on with ends: the index of its closing quote, or
+/// `None` when `bytes` ends first. `escaped` says whether the byte just before `bytes` was a
+/// backslash that escapes the first one, and is left saying the same of the end of `bytes`, so
+/// that a string cut anywhere is read on with the next chunk. The one loop that skips a
+/// string's interior for every reader that does not lex it (a broken block read past, a
+/// repair, the legacy fixer): it jumps from quote or backslash to the next.
+#[cfg_attr(not(feature = "official"), allow(dead_code))]
+pub(crate) fn string_end(bytes: &[u8], escaped: &mut bool) -> Option<usize> {
+    let mut from = usize::from(std::mem::take(escaped));
+    loop {
+        let at = from + find_either(b'"', b'\\', bytes.get(from..)?)?;
+        if bytes.get(at) == Some(&b'"') {
+            return Some(at);
+        }
+        if at + 1 >= bytes.len() {
+            *escaped = true;
+            return None;
+        }
+        from = at + 2;
+    }
+}
+
 /// Where one of the bytes `a`, `b` or `c` first occurs in `bytes`.
 pub(crate) fn find_any3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
     if bytes.len() < SHORT {
@@ -40,6 +62,26 @@ pub(crate) fn find_any3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_ends_at_its_first_unescaped_quote_in_any_cut() {
+        let text = br#"a\"b\\"c"#; // the string's interior, then its closing quote at 6
+        let mut escaped = false;
+        assert_eq!(string_end(text, &mut escaped), Some(6));
+        for cut in 0..=text.len() {
+            let (head, tail) = text.split_at(cut);
+            let mut escaped = false;
+            let found = match string_end(head, &mut escaped) {
+                Some(at) => Some(at),
+                None => string_end(tail, &mut escaped).map(|at| cut + at),
+            };
+            assert_eq!(found, Some(6), "cut at {cut}");
+        }
+        let mut escaped = false;
+        assert_eq!(string_end(br"abc\", &mut escaped), None);
+        assert!(escaped);
+        assert_eq!(string_end(br#""x""#, &mut escaped), Some(2));
+    }
 
     #[test]
     fn short_and_long_pieces_are_searched_alike() {

@@ -64,6 +64,8 @@ mod find;
 mod framing;
 mod hash;
 mod message;
+#[cfg(feature = "official")]
+mod path;
 pub mod renderer;
 mod scan;
 mod splitter;

@@ -33,43 +33,57 @@ pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
 /// before a closing bracket left out, each raw control character (below U+0020) inside a string
 /// written as a `\u00XX` escape. Borrowed when there is nothing to repair.
 pub(crate) fn repair(json: &[u8]) -> Cow<'_, [u8]> {
-    let mut in_string = false;
-    let mut escaped = false;
     let mut out: Option<Vec<u8>> = None;
-    for (k, &b) in json.iter().enumerate() {
-        let fix: Option<&[u8]> = if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            (b < 0x20).then_some(&[])
-        } else {
-            in_string = b == b'"';
-            let rest = json.get(k + 1..).unwrap_or_default();
-            let closes = rest
-                .iter()
-                .find(|c| !is_ws(**c))
-                .is_some_and(|c| matches!(c, b'}' | b']'));
-            (b == b',' && closes).then_some(&[])
+    let mut copied = 0;
+    let mut i = 0;
+    let fix =
+        |out: &mut Option<Vec<u8>>, copied: &mut usize, at: usize, with: &[u8], skip: usize| {
+            let buf = out.get_or_insert_with(Vec::new);
+            buf.extend_from_slice(json.get(*copied..at).unwrap_or_default());
+            buf.extend_from_slice(with);
+            *copied = at + skip;
         };
-        match fix {
-            Some(_) => {
-                let buf = out.get_or_insert_with(|| json.get(..k).unwrap_or_default().to_vec());
-                if in_string {
-                    buf.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+    while let Some(at) = json
+        .get(i..)
+        .and_then(|rest| crate::find::find_either(b'"', b',', rest))
+    {
+        i += at;
+        if json.get(i) == Some(&b'"') {
+            let start = i + 1;
+            let mut escaped = false;
+            let end = crate::find::string_end(json.get(start..).unwrap_or_default(), &mut escaped)
+                .map_or(json.len(), |end| start + end);
+            for (k, &b) in json.get(start..end).unwrap_or_default().iter().enumerate() {
+                if b < 0x20 {
+                    fix(
+                        &mut out,
+                        &mut copied,
+                        start + k,
+                        format!("\\u{b:04x}").as_bytes(),
+                        1,
+                    );
                 }
             }
-            None => {
-                if let Some(buf) = out.as_mut() {
-                    buf.push(b);
-                }
-            }
+            i = end + 1;
+            continue;
+        }
+        let rest = json.get(i + 1..).unwrap_or_default();
+        if rest
+            .iter()
+            .find(|c| !is_ws(**c))
+            .is_some_and(|c| matches!(c, b'}' | b']'))
+        {
+            fix(&mut out, &mut copied, i, b"", 1);
+        }
+        i += 1;
+    }
+    match out {
+        None => Cow::Borrowed(json),
+        Some(mut buf) => {
+            buf.extend_from_slice(json.get(copied..).unwrap_or_default());
+            Cow::Owned(buf)
         }
     }
-    out.map_or(Cow::Borrowed(json), Cow::Owned)
 }
 
 #[cfg(feature = "official")]

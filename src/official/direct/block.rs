@@ -11,7 +11,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::find::{find_either, string_end};
 use crate::framing::{self, Act, Class};
+use crate::path;
 use crate::scan::{Cut, KEY_CAPTURE_LIMIT, Lexer, Tok, decode_body, decode_string};
 
 /// Deepest nesting read in a message.
@@ -45,20 +47,13 @@ struct Frame {
     whole_items: bool,
 }
 
-/// One step of a path into a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Seg {
-    Key(String),
-    Index(usize),
-}
-
 /// A value that went into the open message: where (from the message's top), and what (a
 /// container that just opened is noted empty).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Insert {
     /// The index of the message in the block.
     pub(super) message: usize,
-    pub(super) path: Vec<Seg>,
+    pub(super) path: Vec<path::Step>,
     pub(super) value: Value,
 }
 
@@ -347,12 +342,12 @@ impl Block {
     }
 
     /// The path of the next value that goes into the innermost open container.
-    fn path(&self) -> Vec<Seg> {
+    fn path(&self) -> Vec<path::Step> {
         self.frames
             .iter()
             .map(|f| match &f.value {
-                Value::Array(items) => Seg::Index(items.len()),
-                _ => Seg::Key(f.member.clone().unwrap_or_default()),
+                Value::Array(items) => path::Step::Index(items.len()),
+                _ => path::Step::Key(f.member.clone().unwrap_or_default()),
             })
             .collect()
     }
@@ -571,28 +566,37 @@ impl Block {
         else {
             return Step::Read(rest.len());
         };
-        for (k, &b) in rest.iter().enumerate() {
+        let mut k = 0;
+        while k < rest.len() {
+            let tail = rest.get(k..).unwrap_or_default();
             if in_string {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    in_string = false;
-                }
-            } else if b == b'"' {
-                in_string = true;
-            } else if b == b'<' {
-                match close_tag(rest.get(k..).unwrap_or_default()) {
-                    Class::No => {}
-                    class => {
-                        self.phase = Phase::Broken { in_string, escaped };
-                        return if k == 0 {
-                            Step::Tag(class)
-                        } else {
-                            Step::Read(k)
-                        };
+                match string_end(tail, &mut escaped) {
+                    Some(end) => {
+                        in_string = false;
+                        k += end + 1;
                     }
+                    None => k = rest.len(),
+                }
+                continue;
+            }
+            let Some(at) = find_either(b'"', b'<', tail) else {
+                break;
+            };
+            k += at;
+            if rest.get(k) == Some(&b'"') {
+                in_string = true;
+                k += 1;
+                continue;
+            }
+            match close_tag(rest.get(k..).unwrap_or_default()) {
+                Class::No => k += 1,
+                class => {
+                    self.phase = Phase::Broken { in_string, escaped };
+                    return if k == 0 {
+                        Step::Tag(class)
+                    } else {
+                        Step::Read(k)
+                    };
                 }
             }
         }
@@ -665,7 +669,7 @@ impl Block {
     }
 
     /// Where the string value still arriving goes in the message.
-    pub(super) fn cut_string_path(&self) -> Vec<Seg> {
+    pub(super) fn cut_string_path(&self) -> Vec<path::Step> {
         self.path()
     }
 

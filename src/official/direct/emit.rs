@@ -4,9 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use super::block::{Insert, Seg};
+use super::block::Insert;
 use crate::official::Emission;
 use crate::official::validator::Validator;
+use crate::path::{self, Step};
 use crate::{MessageKind, Version};
 
 /// What a message showed when it went out: the revision of its block
@@ -135,7 +136,7 @@ impl Emitted {
         validator: &Validator,
         index: usize,
         inserts: &[Insert],
-        cut: Option<(Vec<Seg>, String)>,
+        cut: Option<(Vec<Step>, String)>,
         out: &mut Vec<Value>,
     ) -> bool {
         let Some(Some(envelope)) = self.envelopes.get(index) else {
@@ -253,7 +254,7 @@ fn envelope(message: &Value) -> Value {
 fn new_pieces(
     envelope: &Value,
     inserts: &[Insert],
-    cut: Option<(Vec<Seg>, String)>,
+    cut: Option<(Vec<Step>, String)>,
 ) -> Option<Vec<Value>> {
     let (kind, body) = body(envelope)?;
     let data = kind == MessageKind::UpdateDataModel.key();
@@ -266,10 +267,10 @@ fn new_pieces(
         .chain(cut.as_ref().map(|(p, v)| (p, v)))
     {
         match path.as_slice() {
-            [Seg::Key(k), Seg::Key(f), Seg::Index(_)] if k == kind && f == "components" => {
+            [Step::Key(k), Step::Key(f), Step::Index(_)] if k == kind && f == "components" => {
                 components.push(value.clone());
             }
-            [Seg::Key(k), Seg::Key(f), rest @ ..]
+            [Step::Key(k), Step::Key(f), rest @ ..]
                 if k == kind && f == "value" && data && !rest.is_empty() =>
             {
                 values.push((pointer(body, rest), value.clone()));
@@ -299,21 +300,9 @@ fn set(message: &mut Value, kind: &str, field: &str, value: Value) {
 }
 
 /// The JSON Pointer of `rest` below the update's own `path`.
-fn pointer(body: &Map<String, Value>, rest: &[Seg]) -> String {
-    let mut out = body
-        .get("path")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim_end_matches('/')
-        .to_owned();
-    for seg in rest {
-        out.push('/');
-        match seg {
-            Seg::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-            Seg::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
-    out
+fn pointer(body: &Map<String, Value>, rest: &[Step]) -> String {
+    let base = body.get("path").and_then(Value::as_str).unwrap_or("");
+    path::pointer(base, rest)
 }
 
 /// A v1.0 component update naming its surface with components in it.

@@ -20,6 +20,7 @@
 //! # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 //! ```
 
+use crate::find::{find_either, string_end};
 use crate::framing::{self, Act, Class, Dialect};
 
 use serde_json::Value;
@@ -247,35 +248,32 @@ fn normalize_smart_quotes(text: &str) -> String {
 pub fn remove_trailing_commas(json: &str) -> String {
     let bytes = json.as_bytes();
     let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
     let mut copied = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let mut i = 0;
+    while let Some(at) = bytes
+        .get(i..)
+        .and_then(|rest| find_either(b'"', b',', rest))
+    {
+        i += at;
+        if bytes.get(i) == Some(&b'"') {
+            let mut escaped = false;
+            let rest = bytes.get(i + 1..).unwrap_or_default();
+            match string_end(rest, &mut escaped) {
+                Some(end) => i += end + 2,
+                None => break,
             }
             continue;
         }
-        match b {
-            b'"' => in_string = true,
-            b',' => {
-                let next = bytes
-                    .get(i + 1..)
-                    .unwrap_or_default()
-                    .iter()
-                    .find(|c| !c.is_ascii_whitespace());
-                if matches!(next, Some(b']' | b'}')) {
-                    out.push_str(json.get(copied..i).unwrap_or_default());
-                    copied = i + 1;
-                }
-            }
-            _ => {}
+        let next = bytes
+            .get(i + 1..)
+            .unwrap_or_default()
+            .iter()
+            .find(|c| !c.is_ascii_whitespace());
+        if matches!(next, Some(b']' | b'}')) {
+            out.push_str(json.get(copied..i).unwrap_or_default());
+            copied = i + 1;
         }
+        i += 1;
     }
     out.push_str(json.get(copied..).unwrap_or_default());
     out

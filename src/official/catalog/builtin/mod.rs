@@ -87,6 +87,92 @@ impl Catalog {
     }
 }
 
+/// The names of the basic catalog's icons, as v0.9 and v1.0 list them.
+const ICONS: [&str; 59] = [
+    "accountCircle",
+    "add",
+    "arrowBack",
+    "arrowForward",
+    "attachFile",
+    "calendarToday",
+    "call",
+    "camera",
+    "check",
+    "close",
+    "delete",
+    "download",
+    "edit",
+    "event",
+    "error",
+    "fastForward",
+    "favorite",
+    "favoriteOff",
+    "folder",
+    "help",
+    "home",
+    "info",
+    "locationOn",
+    "lock",
+    "lockOpen",
+    "mail",
+    "menu",
+    "moreVert",
+    "moreHoriz",
+    "notificationsOff",
+    "notifications",
+    "pause",
+    "payment",
+    "person",
+    "phone",
+    "photo",
+    "play",
+    "print",
+    "refresh",
+    "rewind",
+    "search",
+    "send",
+    "settings",
+    "share",
+    "shoppingCart",
+    "skipNext",
+    "skipPrevious",
+    "star",
+    "starHalf",
+    "starOff",
+    "stop",
+    "upload",
+    "visibility",
+    "visibilityOff",
+    "volumeDown",
+    "volumeMute",
+    "volumeOff",
+    "volumeUp",
+    "warning",
+];
+
+/// The icons v0.9 added to those of v0.8: the media controls.
+const MEDIA_ICONS: [&str; 11] = [
+    "fastForward",
+    "pause",
+    "play",
+    "rewind",
+    "skipNext",
+    "skipPrevious",
+    "stop",
+    "volumeDown",
+    "volumeMute",
+    "volumeOff",
+    "volumeUp",
+];
+
+/// The icon names of v0.8: [`ICONS`] without the [`MEDIA_ICONS`], in the same order.
+fn icons_without_media() -> Vec<&'static str> {
+    ICONS
+        .into_iter()
+        .filter(|name| !MEDIA_ICONS.contains(name))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::icons_without_media;
 use super::schema::*;
 
 /// A value written as a literal string or read from the data model: `{"literalString": ..}` or
@@ -168,59 +169,7 @@ fn icon() -> S {
             "name",
             object()
                 .closed()
-                .prop(
-                    "literalString",
-                    string_enum(&[
-                        "accountCircle",
-                        "add",
-                        "arrowBack",
-                        "arrowForward",
-                        "attachFile",
-                        "calendarToday",
-                        "call",
-                        "camera",
-                        "check",
-                        "close",
-                        "delete",
-                        "download",
-                        "edit",
-                        "event",
-                        "error",
-                        "favorite",
-                        "favoriteOff",
-                        "folder",
-                        "help",
-                        "home",
-                        "info",
-                        "locationOn",
-                        "lock",
-                        "lockOpen",
-                        "mail",
-                        "menu",
-                        "moreVert",
-                        "moreHoriz",
-                        "notificationsOff",
-                        "notifications",
-                        "payment",
-                        "person",
-                        "phone",
-                        "photo",
-                        "print",
-                        "refresh",
-                        "search",
-                        "send",
-                        "settings",
-                        "share",
-                        "shoppingCart",
-                        "star",
-                        "starHalf",
-                        "starOff",
-                        "upload",
-                        "visibility",
-                        "visibilityOff",
-                        "warning",
-                    ]),
-                )
+                .prop("literalString", string_enum(&icons_without_media()))
                 .prop("path", string()),
         )
         .required(&["name"])

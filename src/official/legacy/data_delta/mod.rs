@@ -13,18 +13,13 @@ use serde_json::{Map, Value};
 
 use super::partial_json::{Body, Frame, PartialJson};
 
-/// One step of a path into the data model.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Seg {
-    Key(String),
-    Index(usize),
-}
+pub(crate) use crate::path::Step;
 
 /// A value that differs from what was emitted at its path.
 #[derive(Debug)]
 pub(crate) struct Change {
     /// Where, from the top of the data (never empty).
-    pub(crate) path: Vec<Seg>,
+    pub(crate) path: Vec<Step>,
     /// v0.8: the entry as written (incomplete entries pruned), to send it on by itself.
     pub(crate) entry: Option<Value>,
 }
@@ -50,15 +45,15 @@ pub(crate) struct Walk<'a> {
 }
 
 /// The value at `path` in the emitted tree.
-pub(crate) fn value_at<'v>(emitted: &'v Map<String, Value>, path: &[Seg]) -> Option<&'v Value> {
-    let (Seg::Key(first), rest) = path.split_first()? else {
+pub(crate) fn value_at<'v>(emitted: &'v Map<String, Value>, path: &[Step]) -> Option<&'v Value> {
+    let (Step::Key(first), rest) = path.split_first()? else {
         return None;
     };
     let mut node = emitted.get(first)?;
     for seg in rest {
         node = match (seg, node) {
-            (Seg::Key(k), Value::Object(m)) => m.get(k)?,
-            (Seg::Index(i), Value::Array(a)) => a.get(*i)?,
+            (Step::Key(k), Value::Object(m)) => m.get(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get(*i)?,
             _ => return None,
         };
     }
@@ -66,7 +61,7 @@ pub(crate) fn value_at<'v>(emitted: &'v Map<String, Value>, path: &[Seg]) -> Opt
 }
 
 /// The member `key` of the object at `path` in the emitted tree (the value at `path` and `key`).
-fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> Option<&'v Value> {
+fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Step], key: &str) -> Option<&'v Value> {
     if path.is_empty() {
         return emitted.get(key);
     }
@@ -76,17 +71,17 @@ fn value_under<'v>(emitted: &'v Map<String, Value>, path: &[Seg], key: &str) -> 
 /// [`value_under`], to change.
 fn value_under_mut<'v>(
     emitted: &'v mut Map<String, Value>,
-    path: &[Seg],
+    path: &[Step],
     key: &str,
 ) -> Option<&'v mut Value> {
-    let Some((Seg::Key(first), rest)) = path.split_first() else {
+    let Some((Step::Key(first), rest)) = path.split_first() else {
         return emitted.get_mut(key);
     };
     let mut node = emitted.get_mut(first)?;
     for seg in rest {
         node = match (seg, node) {
-            (Seg::Key(k), Value::Object(m)) => m.get_mut(k)?,
-            (Seg::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
             _ => return None,
         };
     }
@@ -94,7 +89,7 @@ fn value_under_mut<'v>(
 }
 
 /// Puts `value` at `path`, making the containers on the way what the path needs.
-fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
+fn set(emitted: &mut Map<String, Value>, path: &[Step], value: Value) {
     if let Some(slot) = slot_at(emitted, path) {
         *slot = value;
     }
@@ -104,7 +99,7 @@ fn set(emitted: &mut Map<String, Value>, path: &[Seg], value: Value) {
 /// (`null` when it is new).
 fn slot_under<'m>(
     emitted: &'m mut Map<String, Value>,
-    path: &[Seg],
+    path: &[Step],
     key: &str,
 ) -> Option<&'m mut Value> {
     if path.is_empty() {
@@ -119,14 +114,14 @@ fn slot_under<'m>(
 
 /// The place at `path`, making the containers on the way what the path needs (`null` when it
 /// is new); `None` for a path that does not start with a key.
-fn slot_at<'m>(emitted: &'m mut Map<String, Value>, path: &[Seg]) -> Option<&'m mut Value> {
-    let (Seg::Key(first), rest) = path.split_first()? else {
+fn slot_at<'m>(emitted: &'m mut Map<String, Value>, path: &[Step]) -> Option<&'m mut Value> {
+    let (Step::Key(first), rest) = path.split_first()? else {
         return None;
     };
     let mut slot = member_slot(emitted, first)?;
     for seg in rest {
         slot = match seg {
-            Seg::Key(k) => {
+            Step::Key(k) => {
                 if !slot.is_object() {
                     *slot = Value::Object(Map::new());
                 }
@@ -135,7 +130,7 @@ fn slot_at<'m>(emitted: &'m mut Map<String, Value>, path: &[Seg]) -> Option<&'m 
                     _ => return None,
                 }
             }
-            Seg::Index(i) => {
+            Step::Index(i) => {
                 if !slot.is_array() {
                     *slot = Value::Array(Vec::new());
                 }
@@ -165,7 +160,7 @@ fn member_slot<'m>(map: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut
 
 impl Walk<'_> {
     /// Records `value` at `path` if it differs from what was emitted there.
-    fn record(&mut self, path: &[Seg], value: Value, entry: Option<Value>) {
+    fn record(&mut self, path: &[Step], value: Value, entry: Option<Value>) {
         if path.is_empty() || value_at(self.emitted, path) == Some(&value) {
             return;
         }
@@ -173,7 +168,7 @@ impl Walk<'_> {
     }
 
     /// Records `value` at a non-empty `path` where it is known to differ from what was emitted.
-    fn put(&mut self, path: &[Seg], value: Value, entry: Option<Value>) {
+    fn put(&mut self, path: &[Step], value: Value, entry: Option<Value>) {
         set(self.emitted, path, value);
         self.changed += 1;
         if self.keep_changes {
@@ -256,7 +251,7 @@ impl Walk<'_> {
             }
             (Some(Value::Object(map)), false) => {
                 for (k, v) in map {
-                    self.record(&[Seg::Key(k.clone())], v.clone(), None);
+                    self.record(&[Step::Key(k.clone())], v.clone(), None);
                 }
             }
             _ => {}
@@ -264,9 +259,9 @@ impl Walk<'_> {
     }
 
     /// A finished v0.8 entry at `path`.
-    fn closed_entry(&mut self, entry: &Value, path: &mut Vec<Seg>) {
+    fn closed_entry(&mut self, entry: &Value, path: &mut Vec<Step>) {
         if let Some((key, value)) = entry_value(entry) {
-            path.push(Seg::Key(key));
+            path.push(Step::Key(key));
             if self.differs(path, &value) {
                 let pruned = self.want_entries.then(|| prune_entry(entry)).flatten();
                 self.put(path, value, pruned);
@@ -276,12 +271,12 @@ impl Walk<'_> {
     }
 
     /// Whether `value` differs from what was emitted at `path`.
-    fn differs(&self, path: &[Seg], value: &Value) -> bool {
+    fn differs(&self, path: &[Step], value: &Value) -> bool {
         value_at(self.emitted, path) != Some(value)
     }
 
     /// A v0.8 entry list open at `stack[idx]`, the map at `path`.
-    fn entries(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Seg>) {
+    fn entries(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Step>) {
         let Some(frame) = json.stack.get_mut(idx) else {
             return;
         };
@@ -341,7 +336,7 @@ impl Walk<'_> {
         if written {
             return;
         }
-        path.push(Seg::Key(key.to_owned()));
+        path.push(Step::Key(key.to_owned()));
         let nested = json
             .stack
             .get(open + 1)
@@ -384,7 +379,7 @@ impl Walk<'_> {
         &mut self,
         json: &PartialJson,
         open: usize,
-        path: &mut Vec<Seg>,
+        path: &mut Vec<Step>,
         key: &str,
         value: Value,
     ) {
@@ -401,7 +396,7 @@ impl Walk<'_> {
         &mut self,
         json: &PartialJson,
         open: usize,
-        path: &mut Vec<Seg>,
+        path: &mut Vec<Step>,
         key: &str,
         text: &str,
     ) {
@@ -418,11 +413,11 @@ impl Walk<'_> {
 
     /// Counts a change of the value of the entry being written at `stack[open]`, under `key`
     /// of the map at `path`, and keeps it when changes are kept.
-    fn note(&mut self, json: &PartialJson, open: usize, path: &mut Vec<Seg>, key: &str) {
+    fn note(&mut self, json: &PartialJson, open: usize, path: &mut Vec<Step>, key: &str) {
         self.changed += 1;
         if self.keep_changes {
             let entry = self.entry_as_written(json, open);
-            path.push(Seg::Key(key.to_owned()));
+            path.push(Step::Key(key.to_owned()));
             self.changes.push(Change {
                 path: path.clone(),
                 entry,
@@ -443,7 +438,7 @@ impl Walk<'_> {
     /// A v0.9 JSON container open at `stack[idx]`, the value at `path`. At the top (`root`),
     /// members are compared one by one; deeper, a container seen for the first time is compared
     /// whole.
-    fn json_level(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Seg>, root: bool) {
+    fn json_level(&mut self, json: &mut PartialJson, idx: usize, path: &mut Vec<Step>, root: bool) {
         let Some(frame) = json.stack.get_mut(idx) else {
             return;
         };
@@ -457,15 +452,15 @@ impl Walk<'_> {
         let first = !frame.visited;
         frame.visited = true;
         let fresh = std::mem::take(&mut frame.fresh);
-        let mut finished: Vec<(Seg, Value)> = Vec::new();
+        let mut finished: Vec<(Step, Value)> = Vec::new();
         match &frame.body {
             Body::Object { map, .. } => {
                 if first {
-                    finished.extend(map.iter().map(|(k, v)| (Seg::Key(k.clone()), v.clone())));
+                    finished.extend(map.iter().map(|(k, v)| (Step::Key(k.clone()), v.clone())));
                 } else {
                     for k in fresh {
                         if let Some(v) = map.get(&k) {
-                            finished.push((Seg::Key(k), v.clone()));
+                            finished.push((Step::Key(k), v.clone()));
                         }
                     }
                 }
@@ -474,7 +469,7 @@ impl Walk<'_> {
                 let start = if first { 0 } else { frame.seen };
                 frame.seen = items.len();
                 for (i, v) in items.iter().enumerate().skip(start) {
-                    finished.push((Seg::Index(i), v.clone()));
+                    finished.push((Step::Index(i), v.clone()));
                 }
             }
         }
@@ -491,14 +486,14 @@ impl Walk<'_> {
                     ..
                 }),
                 Some(child),
-            ) => child.key.clone().map(Seg::Key),
+            ) => child.key.clone().map(Step::Key),
             (
                 Some(Frame {
                     body: Body::Array(items),
                     ..
                 }),
                 Some(_),
-            ) => Some(Seg::Index(items.len())),
+            ) => Some(Step::Index(items.len())),
             _ => None,
         };
         if let Some(seg) = next {
@@ -507,7 +502,7 @@ impl Walk<'_> {
             path.pop();
         } else if idx + 1 == json.stack.len() {
             if let Some((key, text)) = json.cut_string(self.heal) {
-                path.push(Seg::Key(key.to_owned()));
+                path.push(Step::Key(key.to_owned()));
                 self.record(path, Value::String(text), None);
                 path.pop();
             }
@@ -679,15 +674,8 @@ pub(crate) fn prune_entry(entry: &Value) -> Option<Value> {
 }
 
 /// `path` as a JSON pointer below `base` (`/` or absent for the top).
-pub(crate) fn pointer(base: Option<&str>, path: &[Seg]) -> String {
-    let mut out = base.unwrap_or("").trim_end_matches('/').to_owned();
-    for seg in path {
-        out.push('/');
-        match seg {
-            Seg::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-            Seg::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
+pub(crate) fn pointer(base: Option<&str>, path: &[Step]) -> String {
+    let mut out = crate::path::pointer(base.unwrap_or(""), path);
     if out.is_empty() {
         out.push('/');
     }

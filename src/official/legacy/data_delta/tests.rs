@@ -146,7 +146,11 @@ fn v09_changes_are_found_where_they_happen() {
 
 #[test]
 fn pointers_escape_keys() {
-    let path = [Seg::Key("a/b".into()), Seg::Key("c~".into()), Seg::Index(2)];
+    let path = [
+        crate::path::Step::Key("a/b".into()),
+        crate::path::Step::Key("c~".into()),
+        crate::path::Step::Index(2),
+    ];
     assert_eq!(pointer(Some("/"), &path), "/a~1b/c~0/2");
     assert_eq!(pointer(Some("/top"), &path[..1]), "/top/a~1b");
     assert_eq!(pointer(None, &[]), "/");

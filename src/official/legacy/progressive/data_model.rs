@@ -11,7 +11,7 @@ use super::form::{Form, Out};
 use super::heal::heal_data_string;
 use super::{Emission, ProgressiveParser};
 use crate::official::catalog::Version;
-use crate::official::legacy::data_delta::{Change, Seg, Walk, pointer, value_at};
+use crate::official::legacy::data_delta::{Change, Step, Walk, pointer, value_at};
 use crate::official::legacy::partial_json::{Body, Frame, Stack};
 use crate::official::validator::truthy;
 
@@ -156,7 +156,7 @@ impl<F> ProgressiveParser<F> {
     fn v09_keys_changed(&self, kind: &str, sid: String, changes: &[Change]) -> Value {
         let mut delta = Map::new();
         for change in changes {
-            if let Some(Seg::Key(k)) = change.path.first() {
+            if let Some(Step::Key(k)) = change.path.first() {
                 if !delta.contains_key(k) {
                     let v = self.data.emitted.get(k).cloned().unwrap_or(Value::Null);
                     delta.insert(k.clone(), v);
@@ -187,7 +187,7 @@ impl<F> ProgressiveParser<F> {
     ) {
         let mut top = Map::new();
         for change in changes {
-            let Some(Seg::Key(first)) = change.path.first() else {
+            let Some(Step::Key(first)) = change.path.first() else {
                 continue;
             };
             if change.path.len() > 1 {
@@ -301,7 +301,7 @@ fn v08_entries_changed(
     messages: &mut Vec<Value>,
 ) {
     let base = path.as_ref().and_then(Value::as_str);
-    let mut groups: Vec<(&[Seg], Vec<Value>)> = Vec::new();
+    let mut groups: Vec<(&[Step], Vec<Value>)> = Vec::new();
     for change in changes {
         let Some(entry) = &change.entry else { continue };
         let parent = change
