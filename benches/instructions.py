@@ -1,13 +1,14 @@
 """Instructions per response of the progressive parser, counted by valgrind's callgrind, for the
 restaurant-finder examples wrapped as responses and fed in 4-byte chunks (the inputs of
-`cargo bench --bench progressive`). An instruction count moves far less than CPU time from one
+`cargo bench --features legacy --bench progressive`). An instruction count moves far less than CPU time from one
 run to the next (by about 1%, with where the allocator's blocks happen to lie), so it is the
 figure to compare builds and versions by.
 
     python3 benches/instructions.py [--profiles A B ...] [--scaling]
 
 Each profile (default: `release bench`, Cargo's default release settings and the `bench` profile
-of Cargo.toml) builds `benches/paired.rs` with `cargo bench --profile P --no-run`, and the server
+of Cargo.toml) builds `benches/paired.rs` with `cargo bench --profile P --features legacy
+--no-run`, and the server
 runs once under callgrind with `--count`: every request is one response run once untimed and once
 inside `counted_response`, whose instructions callgrind writes to a file of its own
 (`--toggle-collect`, `--dump-after`). What one response includes is what the paired and criterion
@@ -42,8 +43,8 @@ HEADINGS = ("official, Value", "official, text", "official, Value written over",
 def server(profile):
     """Path of the paired timing server built with `profile`."""
     build = subprocess.run(
-        ["cargo", "bench", "-q", "--profile", profile, "--bench", "paired", "--no-run",
-         "--message-format=json"],
+        ["cargo", "bench", "-q", "--profile", profile, "--features", "legacy", "--bench", "paired",
+         "--no-run", "--message-format=json"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )
     if build.returncode != 0:

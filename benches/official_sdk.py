@@ -1,10 +1,10 @@
 """Runs the official A2UI Python SDK's streaming parser on the restaurant-finder examples, wrapped
-as model responses and fed in 4-byte chunks (the inputs of `cargo bench --bench progressive`),
+as model responses and fed in 4-byte chunks (the inputs of `cargo bench --features legacy --bench progressive`),
 and prints CPU time per response and bytes emitted. When criterion results of that bench are
 found (target/criterion/progressive), prints ours beside them and the ratio SDK / ours.
 
     pip install a2ui-agent-sdk==0.2.4
-    cargo bench --bench progressive        # optional: our side
+    cargo bench --features legacy --bench progressive        # optional: our side
     python3 benches/official_sdk.py [--repeat N] [--criterion DIR]
     python3 benches/official_sdk.py --paired [--repeat N]
 
@@ -110,7 +110,8 @@ class Paired:
     def __init__(self, bench="paired", profile="bench"):
         root = os.path.join(HERE, "..")
         self.bench = bench
-        command = ["cargo", "bench", "-q", "--profile", profile, "--bench", bench]
+        command = ["cargo", "bench", "-q", "--profile", profile, "--features", "legacy", "--bench",
+                   bench]
         build = subprocess.run([*command, "--no-run"], cwd=root)
         if build.returncode != 0:
             sys.exit(f"{' '.join(command)} does not build")

@@ -29,6 +29,16 @@
 //! assert_eq!(messages[1], r#"{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{}}]}}"#);
 //! ```
 //!
+//! # Three parsers, one shape
+//!
+//! [`Splitter`] (this crate's semantics), `official::direct::DirectJsonParser` (the official
+//! SDK 0.9.0's) and `official::legacy::ProgressiveParser` (SDK 0.2.4-0.8.0's, feature `legacy`)
+//! are driven alike: `feed(chunk)` returns, in order, what the chunk completed and the errors
+//! it met, each an [`Error`] with a `kind()`, an `offset()` and a `message()`, and the parser
+//! goes on after an error; `finish()` returns what is left. The splitter hands out each message
+//! as its text ([`Message::as_str`], or [`Message::to_value`]); the two official parsers hand out
+//! `serde_json::Value`s, or text from a parser made with `json()`.
+//!
 //! # Features
 //!
 //! | feature | default | adds |
