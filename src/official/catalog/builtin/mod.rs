@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::{Catalog, Version};
 
+mod functions;
 mod schema;
 mod v0_8;
 mod v0_9;

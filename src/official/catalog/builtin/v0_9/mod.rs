@@ -9,7 +9,6 @@ use serde_json::Value;
 use super::schema::*;
 
 mod components;
-mod functions;
 
 /// The basic catalog: its components and functions.
 pub(super) fn catalog() -> Value {

@@ -4,12 +4,14 @@
 use serde_json::Value;
 
 use super::super::ICONS;
+use super::super::functions::functions;
 use super::super::schema::*;
-use super::{ct, functions};
+use super::ct;
+use crate::official::catalog::Version;
 
 /// The basic catalog: its components and functions.
 pub(super) fn catalog() -> Value {
-    any()
+    let mut catalog = any()
         .fact("$schema", "https://json-schema.org/draft/2020-12/schema")
         .fact(
             "$id",
@@ -37,25 +39,11 @@ pub(super) fn catalog() -> Value {
         .entry("components", "CheckBox", check_box())
         .entry("components", "ChoicePicker", choice_picker())
         .entry("components", "Slider", slider())
-        .entry("components", "DateTimeInput", date_time_input())
-        .entry("functions", "required", functions::required_fn())
-        .entry("functions", "regex", functions::regex_fn())
-        .entry("functions", "length", functions::length_fn())
-        .entry("functions", "numeric", functions::numeric_fn())
-        .entry("functions", "email", functions::email_fn())
-        .entry("functions", "formatString", functions::format_string_fn())
-        .entry("functions", "formatNumber", functions::format_number_fn())
-        .entry(
-            "functions",
-            "formatCurrency",
-            functions::format_currency_fn(),
-        )
-        .entry("functions", "formatDate", functions::format_date_fn())
-        .entry("functions", "pluralize", functions::pluralize_fn())
-        .entry("functions", "openUrl", functions::open_url_fn())
-        .entry("functions", "and", functions::and_fn())
-        .entry("functions", "or", functions::or_fn())
-        .entry("functions", "not", functions::not_fn())
+        .entry("components", "DateTimeInput", date_time_input());
+    for (name, function) in functions(Version::V10, ct) {
+        catalog = catalog.entry("functions", name, function);
+    }
+    catalog
         .def("anyComponent", any_component())
         .def("anyFunction", any_function())
         .done()
