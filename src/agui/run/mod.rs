@@ -67,7 +67,7 @@ struct OpenReasoning {
 ///   depth sends `RUN_ERROR`. What a nested run left open (tool calls, steps, prose) is closed
 ///   when it ends;
 /// - the splitter's output goes in as is: prose becomes text (UTF-8 cut mid-character is
-///   reassembled), A2UI messages become `a2ui-surface` activities (see [`super::a2ui`]).
+///   reassembled), A2UI messages become `a2ui-surface` activities (see [`A2uiActivities`](crate::agui::A2uiActivities)).
 ///
 /// A call that would break the protocol (an unknown tool call id, anything after the run ended)
 /// sends nothing and returns an error; the sequence sent so far stays valid.

@@ -133,7 +133,7 @@ impl SqliteRunLog {
     /// Opens the log in the file at `path`, creating the file and its tables if needed, and
     /// bringing a file written by an older version of this crate up to date.
     ///
-    /// Fails with [`StoreErrorKind::Backend`] if the file cannot be opened, is not a SQLite
+    /// Fails with [`StoreErrorKind::Backend`](crate::agui::StoreErrorKind::Backend) if the file cannot be opened, is not a SQLite
     /// database, or was written by a newer version of this crate (its schema version is higher
     /// than this build knows).
     ///

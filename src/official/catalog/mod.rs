@@ -241,7 +241,7 @@ impl Catalog {
 
     /// The catalog's compiled [`Validator`]: its schemas are compiled on the first call, and
     /// every later call (on this catalog or any clone of it) shares the result. This is what
-    /// [`ProgressiveParser::new`](crate::official::legacy::progressive::ProgressiveParser::new) uses, so
+    /// `official::legacy::ProgressiveParser::new` (feature `legacy`) uses, so
     /// a server that starts one parser per response compiles the schemas once.
     ///
     /// ```

@@ -20,7 +20,7 @@ use crate::official::validator::ValidationError;
 /// ```
 pub type ProgressiveError = crate::Error<ProgressiveErrorKind>;
 
-/// The kind of an [`Error`].
+/// The kind of a [`ProgressiveError`].
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};

@@ -1,71 +1,4 @@
 //! The progressive parser: what a renderer should show after every chunk of a model's response,
-//! following the streaming rules of the official A2UI conformance suite.
-//!
-//! [`ProgressiveParser::feed`] takes the next piece of the response and returns the
-//! [`ResponsePart`]s it completed, and its errors in their place: prose outside `<a2ui-json>`
-//! blocks, and lists of A2UI messages.
-//! Inside a block, a component is shown as soon as it is reachable from its surface's root, even
-//! before its message (or the component itself) has finished arriving:
-//!
-//! * children that have not arrived yet are replaced by `loading_<id>` placeholder rows, swapped for
-//!   the real component when it comes;
-//! * a cut string under a prose key (`text`, `literalString`, `valueString`, `label`, `hint`,
-//!   `caption`, `altText`, or the keys of [`ProgressiveParser::with_cuttable_keys`]) is shown as
-//!   far as it goes; ids, paths, URLs, numbers and every other value wait until they are
-//!   complete, and so does the component while such a member of it is being written (or a
-//!   string of it is cut inside an escape), keeping what it showed;
-//! * component updates for a surface are held until its `beginRendering` / `createSurface`;
-//! * data-model updates are passed on as their entries complete;
-//! * cycles and self-references are errors, and messages are checked against the catalog
-//!   (unless [`ProgressiveParser::without_validation`]), or against the one of several catalogs
-//!   a component or its surface names ([`ProgressiveParser::with_catalogs`]).
-//!
-//! After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: text
-//! held back as a possible tag start.
-//!
-//! Work per chunk is proportional to the chunk and to what is emitted: every character is looked
-//! at once, finished values are kept and never re-read, only the component being written is
-//! copied when it visibly changes, reachability grows from what changed, each component's
-//! emitted form and its check against the catalog are kept until it changes, and a data-model
-//! update is compared with what was emitted only where it grew since the last chunk.
-//!
-//! Two [`Emission`] modes: [`Emission::Official`] repeats every reachable component of a surface
-//! whenever one of them changes (and, for v0.8, every data entry so far), as the reference
-//! implementation does; [`Emission::ChangedOnly`] sends only the components and data values that
-//! are new or changed since the last step, each data value at its own `path`, so output grows
-//! linearly with the UI. A renderer that merges components by id and data by key at the path a
-//! message names ends up, after every chunk, with the same screen in both modes.
-//!
-//! Two output forms: messages as `serde_json::Value` trees, or (a parser made with
-//! [`ProgressiveParser::json`]) the same messages as compact JSON text, writing each repeated
-//! component from text kept since it last changed instead of copying its tree. Parts handed back
-//! with [`ProgressiveParser::recycle`] are written over by the next steps, so that a server that
-//! sends each step on and then hands it back allocates only what is new in a step.
-//!
-//! ```
-//! use a2ui_stream::official::catalog::{Catalog, Version};
-//! use a2ui_stream::official::legacy::ProgressiveParser;
-//! use serde_json::json;
-//!
-//! let catalog = Catalog::new(Version::V08, json!(null), json!({"catalogId": "c", "components": {
-//!     "Text": {"type": "object"},
-//!     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
-//!     "Row": {"type": "object"}}}), json!({}));
-//! let mut parser = ProgressiveParser::new(&catalog)?;
-//! let mut step = |chunk: &str| parser.feed(chunk).into_iter().collect::<Result<Vec<_>, _>>();
-//! let parts = step(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
-//! assert_eq!(parts[0].text.as_deref(), Some("Here: "));
-//! let parts = step(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
-//! let msgs = parts[0].a2ui.as_ref().unwrap();
-//! assert_eq!(msgs[0]["surfaceUpdate"]["components"][0]["component"]["Card"]["child"], "loading_t");
-//! let parts = step(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
-//! let msgs = parts[0].a2ui.as_ref().unwrap();
-//! // Every reachable component again (official mode), the placeholder swapped for the real child.
-//! assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
-//!     {"id": "r", "component": {"Card": {"child": "t"}}},
-//!     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
-//! # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
-//! ```
 
 // The parser, by what it does with a chunk (each an `impl ProgressiveParser` of its own):
 // `feed` splits it into prose and block text (`tags` finds the tags); `block` runs block text
@@ -141,7 +74,76 @@ pub struct ResponsePart<M = Value> {
     pub a2ui: Option<Vec<M>>,
 }
 
-/// The streaming parser; see the [module documentation](self).
+/// The progressive parser: what a renderer should show after every chunk of a model's response,
+/// following the streaming rules of the official A2UI conformance suite.
+///
+/// [`ProgressiveParser::feed`] takes the next piece of the response and returns the
+/// [`ResponsePart`]s it completed, and its errors in their place: prose outside `<a2ui-json>`
+/// blocks, and lists of A2UI messages.
+/// Inside a block, a component is shown as soon as it is reachable from its surface's root, even
+/// before its message (or the component itself) has finished arriving:
+///
+/// * children that have not arrived yet are replaced by `loading_<id>` placeholder rows, swapped for
+///   the real component when it comes;
+/// * a cut string under a prose key (`text`, `literalString`, `valueString`, `label`, `hint`,
+///   `caption`, `altText`, or the keys of [`ProgressiveParser::with_cuttable_keys`]) is shown as
+///   far as it goes; ids, paths, URLs, numbers and every other value wait until they are
+///   complete, and so does the component while such a member of it is being written (or a
+///   string of it is cut inside an escape), keeping what it showed;
+/// * component updates for a surface are held until its `beginRendering` / `createSurface`;
+/// * data-model updates are passed on as their entries complete;
+/// * cycles and self-references are errors, and messages are checked against the catalog
+///   (unless [`ProgressiveParser::without_validation`]), or against the one of several catalogs
+///   a component or its surface names ([`ProgressiveParser::with_catalogs`]).
+///
+/// After the last chunk, [`ProgressiveParser::finish`] hands out what is still to come: text
+/// held back as a possible tag start.
+///
+/// Work per chunk is proportional to the chunk and to what is emitted: every character is looked
+/// at once, finished values are kept and never re-read, only the component being written is
+/// copied when it visibly changes, reachability grows from what changed, each component's
+/// emitted form and its check against the catalog are kept until it changes, and a data-model
+/// update is compared with what was emitted only where it grew since the last chunk.
+///
+/// Two [`Emission`] modes: [`Emission::Official`] repeats every reachable component of a surface
+/// whenever one of them changes (and, for v0.8, every data entry so far), as the reference
+/// implementation does; [`Emission::ChangedOnly`] sends only the components and data values that
+/// are new or changed since the last step, each data value at its own `path`, so output grows
+/// linearly with the UI. A renderer that merges components by id and data by key at the path a
+/// message names ends up, after every chunk, with the same screen in both modes.
+///
+/// Two output forms: messages as `serde_json::Value` trees, or (a parser made with
+/// [`ProgressiveParser::json`]) the same messages as compact JSON text, writing each repeated
+/// component from text kept since it last changed instead of copying its tree. Parts handed back
+/// with [`ProgressiveParser::recycle`] are written over by the next steps, so that a server that
+/// sends each step on and then hands it back allocates only what is new in a step.
+///
+/// ```
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::legacy::ProgressiveParser;
+/// use serde_json::json;
+///
+/// let catalog = Catalog::new(Version::V08, json!(null), json!({"catalogId": "c", "components": {
+///     "Text": {"type": "object"},
+///     "Card": {"type": "object", "properties": {"child": {"type": "string", "title": "ComponentId"}}},
+///     "Row": {"type": "object"}}}), json!({}));
+/// let mut parser = ProgressiveParser::new(&catalog)?;
+/// let mut step = |chunk: &str| parser.feed(chunk).into_iter().collect::<Result<Vec<_>, _>>();
+/// let parts = step(r#"Here: <a2ui-json>[{"beginRendering": {"surfaceId": "s", "root": "r"}},"#)?;
+/// assert_eq!(parts[0].text.as_deref(), Some("Here: "));
+/// let parts = step(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "r", "component": {"Card": {"child": "t"}}},"#)?;
+/// let msgs = parts[0].a2ui.as_ref().unwrap();
+/// assert_eq!(msgs[0]["surfaceUpdate"]["components"][0]["component"]["Card"]["child"], "loading_t");
+/// let parts = step(r#"{"id": "t", "component": {"Text": {"text": "Hel"#)?;
+/// let msgs = parts[0].a2ui.as_ref().unwrap();
+/// // Every reachable component again (official mode), the placeholder swapped for the real child.
+/// assert_eq!(msgs[0]["surfaceUpdate"]["components"], json!([
+///     {"id": "r", "component": {"Card": {"child": "t"}}},
+///     {"id": "t", "component": {"Text": {"text": "Hel"}}}]));
+/// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
+/// ```
+///
+/// A response in 5-byte chunks:
 ///
 /// ```
 /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -506,7 +508,7 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     ///
-    /// An error names the rule that was broken and the byte where the fault is ([`Error`]), the
+    /// An error names the rule that was broken and the byte where the fault is ([`ProgressiveError`]), the
     /// same however well-formed JSON is cut into chunks, and costs only what broke the rule:
     /// what the chunk completed before it, and then the rest of the chunk, come after it.
     /// * A message the catalog rejects is left out.
