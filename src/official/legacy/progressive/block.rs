@@ -14,17 +14,33 @@ use super::writing::is_component_frame;
 use super::{Error, ErrorKind, ProgressiveParser};
 use crate::official::legacy::partial_json::{Frame, Step};
 
+/// Where the response stands: in prose, or in a block being read or read past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Phase {
+    /// Prose, outside blocks.
+    #[default]
+    Prose,
+    /// Inside a block, its JSON read.
+    Reading,
+    /// Inside a block that passed a limit: the rest of it is read past.
+    Abandoned,
+}
+
 /// The `<a2ui-json>` block being read.
 #[derive(Debug, Default)]
 pub(super) struct Block {
-    /// Inside a block (else in prose).
-    pub(super) inside: bool,
+    pub(super) phase: Phase,
     /// Bytes of the current block taken so far (see [`Limits::max_block_bytes`](super::Limits)).
     pub(super) bytes: usize,
-    /// The current block passed a limit: the rest of it is read past.
-    pub(super) abandoned: bool,
     /// A JSON object was found in it.
     pub(super) found_object: bool,
+}
+
+impl Block {
+    /// Inside a block, read or read past (else in prose).
+    pub(super) fn inside(&self) -> bool {
+        self.phase != Phase::Prose
+    }
 }
 
 impl<F> ProgressiveParser<F> {
@@ -34,7 +50,7 @@ impl<F> ProgressiveParser<F> {
     #[inline(never)]
     fn abandon_block(&mut self, message: String) -> Error {
         self.writing.valid = false;
-        self.block.abandoned = true;
+        self.block.phase = Phase::Abandoned;
         self.json.reset();
         self.current = Current::default();
         new_error(ErrorKind::Limit, message)
@@ -43,7 +59,9 @@ impl<F> ProgressiveParser<F> {
     /// Ends the block at its closing tag, which is at byte `at` of the response; the error
     /// when no JSON object was found in it.
     pub(super) fn close_block(&mut self, at: u64) -> Option<Error> {
-        let empty = !self.block.found_object && !self.json.closed_object && !self.block.abandoned;
+        let empty = !self.block.found_object
+            && !self.json.closed_object
+            && self.block.phase != Phase::Abandoned;
         self.end_block();
         empty.then(|| {
             new_error(
@@ -70,7 +88,7 @@ impl<F> ProgressiveParser<F> {
         at: u64,
         out: &mut Out<M>,
     ) -> Result<(), (Error, usize)> {
-        if self.block.abandoned {
+        if self.block.phase == Phase::Abandoned {
             return Ok(());
         }
         if self.block.bytes.saturating_add(text.len()) > self.limits.max_block_bytes {

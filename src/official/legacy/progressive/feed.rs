@@ -3,6 +3,7 @@
 //! to [`ProgressiveParser::json_text`], and an error ends the call, what the chunk completed
 //! before it kept for the next one.
 
+use super::block::Phase;
 use super::form::{Form, Out, map_messages};
 use super::reuse::{bound, take_back};
 use super::{Emission, Error, ProgressiveParser, ResponsePart};
@@ -121,7 +122,7 @@ impl<F> ProgressiveParser<F> {
             }
         }
         // At rest, all that is held is what could have begun a tag.
-        if rested && !self.block.inside && !self.input.held.is_empty() {
+        if rested && !self.block.inside() && !self.input.held.is_empty() {
             parts.push(ResponsePart {
                 text: Some(std::mem::take(&mut self.input.held)),
                 a2ui: None,
@@ -136,8 +137,7 @@ impl<F> ProgressiveParser<F> {
     /// in line, so that they cost no more than the check.
     #[inline(always)]
     pub(super) fn quiet(&mut self, chunk: &str) -> bool {
-        let quiet = self.block.inside
-            && !self.block.abandoned
+        let quiet = self.block.phase == Phase::Reading
             && self.input.held.is_empty()
             && self.input.carried.is_empty()
             && self.queued.is_empty()
@@ -164,7 +164,7 @@ impl<F> ProgressiveParser<F> {
             let carried = std::mem::take(&mut self.input.carried);
             out.parts.extend(map_messages(carried, M::from_text));
         }
-        if self.block.inside
+        if self.block.inside()
             && self.input.held.is_empty()
             && find_byte(b'<', chunk.as_bytes()).is_none()
         {
@@ -191,7 +191,7 @@ impl<F> ProgressiveParser<F> {
         let mut rest = buffer;
         loop {
             let at = start + (buffer.len() - rest.len()) as u64;
-            let want = if self.block.inside {
+            let want = if self.block.inside() {
                 Act::CloseBlock
             } else {
                 Act::OpenBlock
@@ -201,7 +201,7 @@ impl<F> ProgressiveParser<F> {
             if let Class::Match(len, _) = class
                 && let Some((before, after)) = rest.get(..pos).zip(rest.get(pos + len..))
             {
-                if self.block.inside {
+                if self.block.inside() {
                     if let Err((e, used)) = self.json_text(before, at, &mut out) {
                         return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
                     }
@@ -210,14 +210,14 @@ impl<F> ProgressiveParser<F> {
                     }
                 } else {
                     out.text(before);
-                    self.block.inside = true;
+                    self.block.phase = Phase::Reading;
                 }
                 rest = after;
                 continue;
             }
             // Hold back a possible start of the tag.
             let (now, later) = rest.split_at_checked(pos).unwrap_or((rest, ""));
-            if self.block.inside {
+            if self.block.inside() {
                 if let Err((e, used)) = self.json_text(now, at, &mut out) {
                     return Err(self.stop(e, rest.get(used..).unwrap_or_default(), out));
                 }

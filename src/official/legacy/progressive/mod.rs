@@ -213,7 +213,7 @@ impl<F> fmt::Debug for ProgressiveParser<F> {
         f.debug_struct("ProgressiveParser")
             .field("version", &self.version)
             .field("mode", &self.mode)
-            .field("in_block", &self.block.inside)
+            .field("in_block", &self.block.inside())
             .finish_non_exhaustive()
     }
 }
