@@ -946,6 +946,47 @@ mod tests {
     }
 
     #[test]
+    fn a_lenient_lexer_reads_the_sdks_slips_and_repair_makes_them_json() {
+        let slips: [(&[u8], &[u8]); 4] = [
+            (b"{\"a\":[1,2,],}", b"{\"a\":[1,2]}"),
+            (b"{\"a\":\"x\ny\",\n}", b"{\"a\":\"x\\u000ay\"\n}"),
+            (b"{\"a,}\":\"b\\\",]\" , }", b"{\"a,}\":\"b\\\",]\"  }"),
+            (b"{\"a\":{\"b\":[],\t},}", b"{\"a\":{\"b\":[]\t}}"),
+        ];
+        for (input, want) in slips {
+            let mut strict = Lexer::new(8);
+            strict.begin_object();
+            let mut pos = 1;
+            let refused = loop {
+                match strict.next(input, &mut pos) {
+                    Tok::End => break false,
+                    Tok::Err(_) => break true,
+                    _ => {}
+                }
+            };
+            assert!(refused, "{}", String::from_utf8_lossy(input));
+            let mut lenient = Lexer::new(8);
+            lenient.lenient();
+            lenient.begin_object();
+            let mut pos = 1;
+            loop {
+                match lenient.next(input, &mut pos) {
+                    Tok::End => break,
+                    Tok::Err(e) => panic!("{e:?} in {}", String::from_utf8_lossy(input)),
+                    _ => {}
+                }
+            }
+            assert!(lenient.tolerated());
+            let repaired = repair(input);
+            assert_eq!(&*repaired, want, "{}", String::from_utf8_lossy(&repaired));
+            assert!(serde_json::from_slice::<serde_json::Value>(&repaired).is_ok());
+        }
+        // Valid JSON needs no repair, and a comma inside a string stays.
+        let fine = br#"{"a":"x,]","b":[1,2]}"#;
+        assert!(matches!(repair(fine), Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn errors_name_the_rule() {
         let cases: &[(&[u8], ErrorKind)] = &[
             (b"{\"a\":\"x\ny\"}", ErrorKind::ControlCharacterInString),
