@@ -27,30 +27,56 @@ impl<F> ProgressiveParser<F> {
     /// A chunk: its parts and errors in order. After an error, what the chunk completed before
     /// it and the rest of the chunk come out of the calls that follow (with no more text), made
     /// here until one succeeds; each error takes at least one byte or mends one surface for
-    /// good, so they come to rest within that many calls.
+    /// good, so they come to rest within that many calls. A quiet chunk with nothing handed
+    /// back costs only the check; the list handed out is one handed back, when there is one.
+    #[inline]
     pub(super) fn feed_as(&mut self, chunk: &str) -> Vec<Result<ResponsePart<F>, Error>>
     where
         F: Form,
     {
-        let mut out = Vec::new();
+        if self.recycled.is_empty() && self.quiet(chunk) {
+            return Vec::new();
+        }
         let mut parts = std::mem::take(&mut self.recycled);
-        let calls =
-            chunk.len() + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
-        let mut next = chunk;
-        for _ in 0..calls {
-            match self.step_into(next, &mut parts) {
-                Ok(()) => {
-                    out.extend(parts.drain(..).map(Ok));
-                    break;
-                }
-                Err(e) => {
-                    out.push(Err(e));
-                    next = "";
-                }
+        let mut out = std::mem::take(&mut self.out_room);
+        let first = if parts.is_empty() {
+            // Known not to be quiet: straight to the step, in the room of the last one.
+            self.step(chunk, std::mem::take(&mut parts))
+                .map(|made| parts = made)
+        } else {
+            self.step_into(chunk, &mut parts)
+        };
+        match first {
+            Ok(()) => out.extend(parts.drain(..).map(Ok)),
+            Err(e) => {
+                out.push(Err(e));
+                self.after_error(chunk.len(), &mut parts, &mut out);
             }
         }
         self.recycled = parts;
         out
+    }
+
+    /// The calls after an error, with no more text, until one succeeds.
+    #[cold]
+    fn after_error(
+        &mut self,
+        fed: usize,
+        parts: &mut Vec<ResponsePart<F>>,
+        out: &mut Vec<Result<ResponsePart<F>, Error>>,
+    ) where
+        F: Form,
+    {
+        let calls = fed + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        for _ in 0..calls {
+            match self.step_into("", parts) {
+                Ok(()) => {
+                    out.extend(parts.drain(..).map(Ok));
+                    return;
+                }
+                Err(e) => out.push(Err(e)),
+            }
+        }
     }
 
     /// The end of the response: its errors, then its parts.
@@ -67,9 +93,12 @@ impl<F> ProgressiveParser<F> {
     }
 
     /// Keeps the parts of `used` for the next step to write over.
-    pub(super) fn recycle_parts(&mut self, used: Vec<Result<ResponsePart<F>, Error>>) {
-        self.recycled
-            .extend(used.into_iter().filter_map(Result::ok));
+    pub(super) fn recycle_parts(&mut self, mut used: Vec<Result<ResponsePart<F>, Error>>) {
+        self.recycled.extend(used.drain(..).filter_map(Result::ok));
+        // The emptied list is the room of the next list handed out.
+        if used.capacity() > self.out_room.capacity() {
+            self.out_room = used;
+        }
     }
 }
 

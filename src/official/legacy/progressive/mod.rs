@@ -195,6 +195,8 @@ pub struct ProgressiveParser<F = Value> {
     room: Room,
     /// Parts of earlier steps handed back ([`ProgressiveParser::recycle`]), to be written over.
     recycled: Vec<ResponsePart<F>>,
+    /// The emptied list of a step handed back: the room of the next list handed out.
+    out_room: Vec<Result<ResponsePart<F>, Error>>,
     form: PhantomData<fn() -> F>,
 }
 
@@ -286,6 +288,7 @@ impl ProgressiveParser {
             writing: Writing::new(),
             room: Room::default(),
             recycled: Vec::new(),
+            out_room: Vec::new(),
             form: PhantomData,
         }
     }
@@ -491,6 +494,7 @@ impl ProgressiveParser {
             writing: self.writing,
             room: self.room,
             recycled: Vec::new(),
+            out_room: Vec::new(),
             form: PhantomData,
         }
     }
