@@ -8,8 +8,8 @@
 //! twice. String interiors are skipped with `memchr2` and checked for control characters and UTF-8
 //! in one pass over the skipped span.
 //!
-//! Why one file of about 980 lines: the lexer is one state machine whose `next` is a single
-//! `match` over its states, read best whole; about 170 of the lines are its tests.
+//! Why one file: the lexer is one state machine whose `next` is a single `match` over its
+//! states, read best whole.
 
 use crate::ErrorKind;
 use memchr::memchr2;

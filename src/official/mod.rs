@@ -10,7 +10,7 @@
 //!   format of the current SDK (`a2ui-agent-sdk` 0.9.0): each message once it reads, each
 //!   v1.0 component once it closes, on the core's lexer.
 //! * `legacy` (cargo feature `legacy`): the progressive parser and whole-response parser of
-//!   SDK 0.2.4-0.8.0, which later releases no longer ship.
+//!   SDK 0.2.4-0.8.0 (release 0.9.0 ships the direct-JSON parser in their place).
 //!
 //! Enabled by the `official` cargo feature.
 

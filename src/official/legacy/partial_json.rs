@@ -12,8 +12,8 @@
 //! Why a second JSON reader beside `scan.rs`: the SDK's streaming parser reads leniently (it
 //! skips what does not belong and carries on) and shows strings while they are written, where
 //! the lexer is strict and never holds a string's interior; `docs/architecture.md` says more.
-//! It shares the core's byte kernels and string decoder. One file of about 1,230 lines: one
-//! state machine over one stack, read best whole; about 240 of the lines are its tests.
+//! It shares the core's byte kernels and string decoder. One file: one state machine over one
+//! stack, read best whole.
 
 use serde_json::{Map, Value};
 
