@@ -21,12 +21,19 @@ use std::borrow::Cow;
 pub(crate) fn decode_string(raw: &[u8]) -> Option<Cow<'_, str>> {
     let inner = raw.get(1..raw.len().checked_sub(1)?)?;
     if inner.contains(&b'\\') {
-        serde_json::from_slice::<String>(&repair(raw))
-            .ok()
-            .map(Cow::Owned)
+        decode_json_string(raw).map(Cow::Owned)
     } else {
         std::str::from_utf8(inner).ok().map(Cow::Borrowed)
     }
+}
+
+/// A JSON string (quotes included) with escapes, decoded; one holding raw control characters (as
+/// a [lenient](Lexer::lenient) lexer reads them) is decoded after its [`repair`], and only then,
+/// so that strict input pays nothing for it.
+fn decode_json_string(raw: &[u8]) -> Option<String> {
+    serde_json::from_slice::<String>(raw)
+        .ok()
+        .or_else(|| serde_json::from_slice::<String>(&repair(raw)).ok())
 }
 
 /// What a [lenient](Lexer::lenient) lexer read, made valid JSON with the same value: each comma
@@ -98,9 +105,7 @@ pub(crate) fn decode_body(body: &str, cut: bool) -> Option<Cow<'_, str>> {
     quoted.push(b'"');
     quoted.extend_from_slice(body.as_bytes());
     quoted.push(b'"');
-    serde_json::from_slice::<String>(&repair(&quoted))
-        .ok()
-        .map(Cow::Owned)
+    decode_json_string(&quoted).map(Cow::Owned)
 }
 
 #[cfg(feature = "official")]
