@@ -27,56 +27,53 @@ impl<F> ProgressiveParser<F> {
     /// A chunk: its parts and errors in order. After an error, what the chunk completed before
     /// it and the rest of the chunk come out of the calls that follow (with no more text), made
     /// here until one succeeds; each error takes at least one byte or mends one surface for
-    /// good, so they come to rest within that many calls. A quiet chunk with nothing handed
-    /// back costs only the check; the list handed out is one handed back, when there is one.
-    #[inline]
+    /// good, so they come to rest within that many calls. A quiet chunk costs only the check;
+    /// the list handed out is one handed back, when there is one.
+    #[inline(always)]
     pub(super) fn feed_as(&mut self, chunk: &str) -> Vec<Result<ResponsePart<F>, Error>>
     where
         F: Form,
     {
-        if self.recycled.is_empty() && self.quiet(chunk) {
+        if self.quiet(chunk) {
             return Vec::new();
         }
-        let mut parts = std::mem::take(&mut self.recycled);
-        let mut out = std::mem::take(&mut self.out_room);
-        let first = if parts.is_empty() {
-            // Known not to be quiet: straight to the step, in the room of the last one.
-            self.step(chunk, std::mem::take(&mut parts))
-                .map(|made| parts = made)
-        } else {
-            self.step_into(chunk, &mut parts)
-        };
-        match first {
-            Ok(()) => out.extend(parts.drain(..).map(Ok)),
-            Err(e) => {
-                out.push(Err(e));
-                self.after_error(chunk.len(), &mut parts, &mut out);
-            }
-        }
-        self.recycled = parts;
-        out
+        self.feed_step(chunk)
     }
 
-    /// The calls after an error, with no more text, until one succeeds.
-    #[cold]
-    fn after_error(
-        &mut self,
-        fed: usize,
-        parts: &mut Vec<ResponsePart<F>>,
-        out: &mut Vec<Result<ResponsePart<F>, Error>>,
-    ) where
+    /// [`Self::feed_as`] for a chunk that is not taken at once.
+    #[inline(never)]
+    fn feed_step(&mut self, chunk: &str) -> Vec<Result<ResponsePart<F>, Error>>
+    where
         F: Form,
     {
+        let room = std::mem::take(&mut self.out_room);
+        match self.step(chunk, room) {
+            Ok(out) => out,
+            Err(e) => self.after_error(e, chunk.len()),
+        }
+    }
+
+    /// The calls after error `e`, with no more text, until one succeeds.
+    #[cold]
+    fn after_error(&mut self, e: Error, fed: usize) -> Vec<Result<ResponsePart<F>, Error>>
+    where
+        F: Form,
+    {
+        let mut out = vec![Err(e)];
         let calls = fed + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
         for _ in 0..calls {
-            match self.step_into("", parts) {
-                Ok(()) => {
-                    out.extend(parts.drain(..).map(Ok));
-                    return;
+            if self.quiet("") {
+                break;
+            }
+            match self.step("", Vec::new()) {
+                Ok(more) => {
+                    out.extend(more);
+                    break;
                 }
                 Err(e) => out.push(Err(e)),
             }
         }
+        out
     }
 
     /// The end of the response: its errors, then its parts.
@@ -85,17 +82,16 @@ impl<F> ProgressiveParser<F> {
         F: Form,
     {
         let (parts, errors) = self.finish_as::<F>();
-        errors
-            .into_iter()
-            .map(Err)
-            .chain(parts.into_iter().map(Ok))
-            .collect()
+        errors.into_iter().map(Err).chain(parts).collect()
     }
 
-    /// Keeps the parts of `used` for the next step to write over.
-    pub(super) fn recycle_parts(&mut self, mut used: Vec<Result<ResponsePart<F>, Error>>) {
-        self.recycled.extend(used.drain(..).filter_map(Result::ok));
-        // The emptied list is the room of the next list handed out.
+    /// Takes back the messages of `used` for the next steps to write over, and keeps the
+    /// emptied list as the room of the next list handed out.
+    pub(super) fn recycle_parts(&mut self, mut used: Vec<Result<ResponsePart<F>, Error>>)
+    where
+        F: Form,
+    {
+        take_back(&mut used, F::spare(&mut self.room.spare));
         if used.capacity() > self.out_room.capacity() {
             self.out_room = used;
         }
@@ -112,22 +108,12 @@ impl<F> ProgressiveParser<F> {
             return Ok(Vec::new());
         }
         self.step(chunk, Vec::new())
+            .map(|parts| parts.into_iter().flatten().collect())
     }
 
-    pub(super) fn step_into<M: Form>(
+    pub(super) fn finish_as<M: Form>(
         &mut self,
-        chunk: &str,
-        parts: &mut Vec<ResponsePart<M>>,
-    ) -> Result<(), Error> {
-        take_back(parts, M::spare(&mut self.room.spare));
-        if self.quiet(chunk) {
-            return Ok(());
-        }
-        *parts = self.step(chunk, std::mem::take(parts))?;
-        Ok(())
-    }
-
-    pub(super) fn finish_as<M: Form>(&mut self) -> (Vec<ResponsePart<M>>, Vec<Error>) {
+    ) -> (Vec<Result<ResponsePart<M>, Error>>, Vec<Error>) {
         let mut parts = Vec::new();
         let mut errors = Vec::new();
         // Each error takes at least one byte of the text left over, or mends one surface for
@@ -152,10 +138,10 @@ impl<F> ProgressiveParser<F> {
         }
         // At rest, all that is held is what could have begun a tag.
         if rested && !self.block.inside() && !self.input.held.is_empty() {
-            parts.push(ResponsePart {
+            parts.push(Ok(ResponsePart {
                 text: Some(std::mem::take(&mut self.input.held)),
                 a2ui: None,
-            });
+            }));
         }
         (parts, errors)
     }
@@ -184,14 +170,15 @@ impl<F> ProgressiveParser<F> {
     pub(super) fn step<M: Form>(
         &mut self,
         chunk: &str,
-        parts: Vec<ResponsePart<M>>,
-    ) -> Result<Vec<ResponsePart<M>>, Error> {
+        parts: Vec<Result<ResponsePart<M>, Error>>,
+    ) -> Result<Vec<Result<ResponsePart<M>, Error>>, Error> {
         let keep_last = self.mode == Emission::Official && self.version == Version::V08;
         let spare = std::mem::take(M::spare(&mut self.room.spare));
         let mut out = Out::new(keep_last, parts, spare);
         if !self.input.carried.is_empty() {
             let carried = std::mem::take(&mut self.input.carried);
-            out.parts.extend(map_messages(carried, M::from_text));
+            out.parts
+                .extend(map_messages(carried, M::from_text).into_iter().map(Ok));
         }
         if self.block.inside()
             && self.input.held.is_empty()
@@ -274,7 +261,8 @@ impl<F> ProgressiveParser<F> {
     fn stop<M: Form>(&mut self, error: Error, unread: &str, out: Out<M>) -> Error {
         self.writing.valid = false;
         self.input.held = unread.to_owned();
-        self.input.carried = map_messages(out.parts, M::into_text);
+        let done = out.parts.into_iter().flatten().collect();
+        self.input.carried = map_messages(done, M::into_text);
         self.keep_spare(out.spare);
         error
     }

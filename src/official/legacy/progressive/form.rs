@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::ResponsePart;
 use super::entries::{entries_slot, wrap_entries};
 use super::reuse::{Spare, components_over, data_update_over};
+use super::{Error, ResponsePart};
 use crate::official::catalog::Version;
 use crate::official::validator::wrap_components;
 
@@ -255,7 +255,8 @@ pub(super) fn map_messages<A, B>(
 /// Collects parts the way the reference does: prose always starts a new part; a message joins
 /// the last part (after its prose or its other messages), or starts the first one.
 pub(super) struct Out<M> {
-    pub(super) parts: Vec<ResponsePart<M>>,
+    /// The parts, as a step hands them out (the errors are the caller's).
+    pub(super) parts: Vec<Result<ResponsePart<M>, Error>>,
     /// Each component update replaces an earlier one for its surface in the same part (v0.8,
     /// official mode: each repeats the earlier ones in full).
     pub(super) keep_last: bool,
@@ -267,7 +268,11 @@ pub(super) struct Out<M> {
 
 impl<M: Form> Out<M> {
     /// Parts collected in `parts` (emptied, its room kept), messages written over `spare`.
-    pub(super) fn new(keep_last: bool, mut parts: Vec<ResponsePart<M>>, spare: Vec<M>) -> Out<M> {
+    pub(super) fn new(
+        keep_last: bool,
+        mut parts: Vec<Result<ResponsePart<M>, Error>>,
+        spare: Vec<M>,
+    ) -> Out<M> {
         parts.clear();
         Out {
             parts,
@@ -284,10 +289,10 @@ impl<M: Form> Out<M> {
 
     pub(super) fn text(&mut self, text: &str) {
         if !text.is_empty() {
-            self.parts.push(ResponsePart {
+            self.parts.push(Ok(ResponsePart {
                 text: Some(text.to_owned()),
                 a2ui: None,
-            });
+            }));
             self.updates.clear();
         }
     }
@@ -295,21 +300,21 @@ impl<M: Form> Out<M> {
     /// Adds `message` to the last part; returns its place in that part's list.
     pub(super) fn message(&mut self, message: M) -> usize {
         match self.parts.last_mut() {
-            Some(ResponsePart {
+            Some(Ok(ResponsePart {
                 a2ui: Some(list), ..
-            }) => {
+            })) => {
                 list.push(message);
                 list.len() - 1
             }
-            Some(part) => {
+            Some(Ok(part)) => {
                 part.a2ui = Some(vec![message]);
                 0
             }
-            None => {
-                self.parts.push(ResponsePart {
+            Some(Err(_)) | None => {
+                self.parts.push(Ok(ResponsePart {
                     text: None,
                     a2ui: Some(vec![message]),
-                });
+                }));
                 0
             }
         }
@@ -321,7 +326,11 @@ impl<M: Form> Out<M> {
         let mut kept = None;
         if self.keep_last {
             let earlier = self.updates.iter().position(|(s, _)| s == sid);
-            let list = self.parts.last_mut().and_then(|p| p.a2ui.as_mut());
+            let list = self
+                .parts
+                .last_mut()
+                .and_then(|p| p.as_mut().ok())
+                .and_then(|p| p.a2ui.as_mut());
             if let (Some(pos), Some(list)) = (earlier, list) {
                 let (id, at) = self.updates.remove(pos);
                 kept = Some(id);

@@ -193,9 +193,8 @@ pub struct ProgressiveParser<F = Value> {
     writing: Writing,
     /// Room kept from one step to the next.
     room: Room,
-    /// Parts of earlier steps handed back ([`ProgressiveParser::recycle`]), to be written over.
-    recycled: Vec<ResponsePart<F>>,
-    /// The emptied list of a step handed back: the room of the next list handed out.
+    /// The emptied list of a step handed back ([`ProgressiveParser::recycle`]): the room of
+    /// the next list handed out.
     out_room: Vec<Result<ResponsePart<F>, Error>>,
     form: PhantomData<fn() -> F>,
 }
@@ -287,7 +286,6 @@ impl ProgressiveParser {
             data: DataModel::default(),
             writing: Writing::new(),
             room: Room::default(),
-            recycled: Vec::new(),
             out_room: Vec::new(),
             form: PhantomData,
         }
@@ -493,7 +491,6 @@ impl ProgressiveParser {
             data: self.data,
             writing: self.writing,
             room: self.room,
-            recycled: Vec::new(),
             out_room: Vec::new(),
             form: PhantomData,
         }
@@ -544,6 +541,7 @@ impl ProgressiveParser {
     /// assert_eq!(parts[1].text.as_deref(), Some(" Bye."));
     /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
+    #[inline]
     pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart, Error>> {
         self.feed_as(chunk)
     }
@@ -611,6 +609,7 @@ impl ProgressiveParser<String> {
     /// assert_eq!(parser.feed("Hi <a2u")[0].as_ref().unwrap().text.as_deref(), Some("Hi "));
     /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
+    #[inline]
     pub fn feed(&mut self, chunk: &str) -> Vec<Result<ResponsePart<String>, Error>> {
         self.feed_as(chunk)
     }

@@ -28,18 +28,21 @@ pub(super) struct Spare {
 /// Takes the first [`MAX_SPARE`] messages of `parts` (a caller's earlier step) into `spare`, so
 /// that the first message of `parts` is the next one used (the rest are dropped, and so are the
 /// oldest in `spare` beyond [`MAX_SPARE`]); `parts` is left empty, with its room.
-pub(super) fn take_back<M>(parts: &mut Vec<super::ResponsePart<M>>, spare: &mut Vec<M>) {
+pub(super) fn take_back<M, E>(
+    parts: &mut Vec<Result<super::ResponsePart<M>, E>>,
+    spare: &mut Vec<M>,
+) {
     if parts.is_empty() {
         return;
     }
     let total: usize = parts
         .iter()
-        .filter_map(|p| p.a2ui.as_ref())
+        .filter_map(|p| p.as_ref().ok()?.a2ui.as_ref())
         .map(Vec::len)
         .sum();
     // Walked from the end: the messages after the first MAX_SPARE come first, and are dropped.
     let mut skip = total.saturating_sub(MAX_SPARE);
-    for part in parts.drain(..).rev() {
+    for part in parts.drain(..).rev().flatten() {
         for message in part.a2ui.into_iter().flatten().rev() {
             if skip > 0 {
                 skip -= 1;
@@ -214,25 +217,26 @@ mod tests {
 
     #[test]
     fn spare_messages_come_back_first_first_and_are_bounded() {
-        let mut parts: Vec<super::super::ResponsePart> = vec![
-            super::super::ResponsePart {
+        let mut parts: Vec<Result<super::super::ResponsePart, ()>> = vec![
+            Ok(super::super::ResponsePart {
                 text: Some("hi".into()),
                 a2ui: Some(vec![json!(1), json!(2)]),
-            },
-            super::super::ResponsePart {
+            }),
+            Err(()),
+            Ok(super::super::ResponsePart {
                 text: None,
                 a2ui: Some(vec![json!(3)]),
-            },
+            }),
         ];
         let mut spare = Vec::new();
         take_back(&mut parts, &mut spare);
         assert!(parts.is_empty());
         assert_eq!(spare, vec![json!(3), json!(2), json!(1)]);
         assert_eq!(spare.pop(), Some(json!(1)));
-        let mut many = vec![super::super::ResponsePart {
+        let mut many: Vec<Result<_, ()>> = vec![Ok(super::super::ResponsePart {
             text: None,
             a2ui: Some((0..40).map(Value::from).collect()),
-        }];
+        })];
         take_back(&mut many, &mut spare);
         assert_eq!(spare.len(), MAX_SPARE);
         assert_eq!(
