@@ -9,10 +9,10 @@
 //! * [`response`]: a finished response split into prose and A2UI parts, with common slips in
 //!   the JSON repaired (`parse_response`, `parse_and_fix`).
 //!
-//! Inside, a chunk goes through three parts, each owning its state: reading (`feed`, `block`,
-//! the partial-JSON reader `partial_json` and the data-model differ `data_delta`), surfaces
-//! (`surface`, `components`, `writing`, `message`, `data_model`) and emitting (`flush`,
-//! `form`, `reuse`).
+//! Inside, a chunk goes through reading (`feed` splits prose from block text, `block` runs the
+//! block through the partial-JSON reader `partial_json`), the surfaces (`components`,
+//! `writing`, `message`, `data_model` with the differ `data_delta`, and the state in
+//! `surface`) and emitting (`flush`, `form`, `reuse`).
 
 mod data_delta;
 mod partial_json;
