@@ -1,7 +1,7 @@
 //! [`MemoryRunLog`]: runs kept in the server's memory, the most recent ones only.
 
 use super::{
-    ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, encode_batch, encode_start,
+    ChatMessage, Event, RunLog, RunStatus, StoreError, Stored, append_batch, encode_start,
     start_conflict, stored_from, upsert_messages,
 };
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -361,11 +361,9 @@ impl RunLog for MemoryRunLog {
         first_seq: u64,
         events: &[Event],
     ) -> Result<Vec<Stored>, StoreError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let batch = encode_batch(thread_id, run_id, events)?;
-        self.store(thread_id, run_id, first_seq, None, batch)
+        append_batch(thread_id, run_id, events, |batch| {
+            self.store(thread_id, run_id, first_seq, None, batch)
+        })
     }
 
     fn start(

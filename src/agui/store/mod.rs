@@ -737,6 +737,20 @@ fn encode_batch(
     Ok((jsons, ended))
 }
 
+/// What every backend's [`RunLog::append`] does: nothing for no events, else the events
+/// encoded ([`encode_batch`]) and handed to the backend's `store`.
+fn append_batch(
+    thread_id: &str,
+    run_id: &str,
+    events: &[Event],
+    store: impl FnOnce((Vec<String>, bool)) -> Result<Vec<Stored>, StoreError>,
+) -> Result<Vec<Stored>, StoreError> {
+    if events.is_empty() {
+        return Ok(Vec::new());
+    }
+    store(encode_batch(thread_id, run_id, events)?)
+}
+
 /// The JSON of each event of a run's first batch, and whether it ends the run; as
 /// [`encode_batch`], and an empty batch is refused (a run starts with at least one event).
 fn encode_start(

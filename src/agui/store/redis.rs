@@ -1,7 +1,7 @@
 //! The Redis Streams backend: one Redis shared by several server processes.
 
 use super::{
-    RunLog, RunStatus, StoreError, Stored, backend, decode_message, encode_batch, encode_messages,
+    RunLog, RunStatus, StoreError, Stored, append_batch, backend, decode_message, encode_messages,
     encode_start, stored_from,
 };
 use crate::agui::events::{ChatMessage, Event};
@@ -488,11 +488,9 @@ impl RunLog for RedisRunLog {
         first_seq: u64,
         events: &[Event],
     ) -> Result<Vec<Stored>, StoreError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let batch = encode_batch(thread_id, run_id, events)?;
-        self.store(thread_id, run_id, first_seq, None, batch)
+        append_batch(thread_id, run_id, events, |batch| {
+            self.store(thread_id, run_id, first_seq, None, batch)
+        })
     }
 
     fn start(

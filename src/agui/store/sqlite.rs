@@ -1,7 +1,7 @@
 //! The SQLite backend: one file (or memory), for a server that runs as one process.
 
 use super::{
-    RunLog, RunStatus, SERVER_RESTARTED, StoreError, Stored, backend, decode_message, encode_batch,
+    RunLog, RunStatus, SERVER_RESTARTED, StoreError, Stored, append_batch, backend, decode_message,
     encode_messages, encode_start, start_conflict, stored_from,
 };
 use crate::agui::events::{ChatMessage, Event, RunError};
@@ -424,11 +424,9 @@ impl RunLog for SqliteRunLog {
         first_seq: u64,
         events: &[Event],
     ) -> Result<Vec<Stored>, StoreError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let batch = encode_batch(thread_id, run_id, events)?;
-        self.store(thread_id, run_id, first_seq, None, batch)
+        append_batch(thread_id, run_id, events, |batch| {
+            self.store(thread_id, run_id, first_seq, None, batch)
+        })
     }
 
     fn start(
