@@ -60,29 +60,8 @@ impl<F> ProgressiveParser<F> {
         F: Form,
     {
         let mut out = vec![Err(e)];
-        let calls = fed + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
-        for _ in 0..calls {
-            if self.quiet("") {
-                break;
-            }
-            match self.step("", Vec::new()) {
-                Ok(more) => {
-                    out.extend(more);
-                    break;
-                }
-                Err(e) => out.push(Err(e)),
-            }
-        }
+        self.settle(fed, &mut out);
         out
-    }
-
-    /// The end of the response: its errors, then its parts.
-    pub(super) fn finish_all(&mut self) -> Vec<Result<ResponsePart<F>, Error>>
-    where
-        F: Form,
-    {
-        let (parts, errors) = self.finish_as::<F>();
-        errors.into_iter().map(Err).chain(parts).collect()
     }
 
     /// Takes back the messages of `used` for the next steps to write over, and keeps the
@@ -111,39 +90,43 @@ impl<F> ProgressiveParser<F> {
             .map(|parts| parts.into_iter().flatten().collect())
     }
 
-    pub(super) fn finish_as<M: Form>(
-        &mut self,
-    ) -> (Vec<Result<ResponsePart<M>, Error>>, Vec<Error>) {
-        let mut parts = Vec::new();
-        let mut errors = Vec::new();
-        // Each error takes at least one byte of the text left over, or mends one surface for
-        // good: the calls come to rest within that many (the bound only guards against a
-        // parser that would not).
-        let calls = self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
-        let mut rested = false;
-        for _ in 0..calls {
-            let more = if self.quiet("") {
-                Ok(Vec::new())
-            } else {
-                self.step::<M>("", Vec::new())
-            };
-            match more {
-                Ok(more) => {
-                    parts.extend(more);
-                    rested = true;
-                    break;
-                }
-                Err(e) => errors.push(e),
-            }
-        }
+    /// The end of the response: its errors, then its parts.
+    pub(super) fn finish_as<M: Form>(&mut self) -> Vec<Result<ResponsePart<M>, Error>> {
+        let mut out = Vec::new();
         // At rest, all that is held is what could have begun a tag.
-        if rested && !self.block.inside() && !self.input.held.is_empty() {
-            parts.push(Ok(ResponsePart {
+        if self.settle(0, &mut out) && !self.block.inside() && !self.input.held.is_empty() {
+            out.push(Ok(ResponsePart {
                 text: Some(std::mem::take(&mut self.input.held)),
                 a2ui: None,
             }));
         }
-        (parts, errors)
+        out
+    }
+
+    /// Makes calls with no more text until one succeeds, each error and then the parts into
+    /// `out`; says whether the parser came to rest. Each error takes at least one byte of the
+    /// text left over (or of the `fed` bytes of the chunk before), or mends one surface for
+    /// good: the calls come to rest within that many (the bound only guards against a parser
+    /// that would not).
+    fn settle<M: Form>(
+        &mut self,
+        fed: usize,
+        out: &mut Vec<Result<ResponsePart<M>, Error>>,
+    ) -> bool {
+        let calls = fed + self.input.held.len() + self.surfaces.len() + self.queued.len() + 2;
+        for _ in 0..calls {
+            if self.quiet("") {
+                return true;
+            }
+            match self.step::<M>("", Vec::new()) {
+                Ok(more) => {
+                    out.extend(more);
+                    return true;
+                }
+                Err(e) => out.push(Err(e)),
+            }
+        }
+        false
     }
 
     /// Takes `chunk` in at once when it cannot change what a step shows, and says so: inside a

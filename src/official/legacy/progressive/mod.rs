@@ -564,7 +564,7 @@ impl ProgressiveParser {
     /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn finish(&mut self) -> Vec<Result<ResponsePart, Error>> {
-        self.finish_all()
+        self.finish_as()
     }
 
     /// Hands back the parts of an earlier step once done with them: the next steps write their
@@ -626,7 +626,7 @@ impl ProgressiveParser<String> {
     /// # Ok::<(), a2ui_stream::official::legacy::ProgressiveError>(())
     /// ```
     pub fn finish(&mut self) -> Vec<Result<ResponsePart<String>, Error>> {
-        self.finish_all()
+        self.finish_as()
     }
 
     /// [`ProgressiveParser::recycle`] for parts with messages as JSON text.
