@@ -43,13 +43,13 @@ pub(crate) fn repair(json: &[u8]) -> Cow<'_, [u8]> {
     let mut out: Option<Vec<u8>> = None;
     let mut copied = 0;
     let mut i = 0;
-    let fix =
-        |out: &mut Option<Vec<u8>>, copied: &mut usize, at: usize, with: &[u8], skip: usize| {
-            let buf = out.get_or_insert_with(Vec::new);
-            buf.extend_from_slice(json.get(*copied..at).unwrap_or_default());
-            buf.extend_from_slice(with);
-            *copied = at + skip;
-        };
+    // The byte at `at` written as `with`.
+    let fix = |out: &mut Option<Vec<u8>>, copied: &mut usize, at: usize, with: &[u8]| {
+        let buf = out.get_or_insert_with(Vec::new);
+        buf.extend_from_slice(json.get(*copied..at).unwrap_or_default());
+        buf.extend_from_slice(with);
+        *copied = at + 1;
+    };
     while let Some(at) = json
         .get(i..)
         .and_then(|rest| crate::find::find_either(b'"', b',', rest))
@@ -67,7 +67,6 @@ pub(crate) fn repair(json: &[u8]) -> Cow<'_, [u8]> {
                         &mut copied,
                         start + k,
                         format!("\\u{b:04x}").as_bytes(),
-                        1,
                     );
                 }
             }
@@ -80,7 +79,7 @@ pub(crate) fn repair(json: &[u8]) -> Cow<'_, [u8]> {
             .find(|c| !is_ws(**c))
             .is_some_and(|c| matches!(c, b'}' | b']'))
         {
-            fix(&mut out, &mut copied, i, b"", 1);
+            fix(&mut out, &mut copied, i, b"");
         }
         i += 1;
     }
