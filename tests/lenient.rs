@@ -116,13 +116,8 @@ fn recorded(part: &Part) -> Value {
 
 /// The response fed in `pieces`, then the end: every part, and whether any error came.
 fn run(case: &Case, pieces: &[&str]) -> (Vec<Part>, bool) {
-    let (parts, errors) = run_with_errors(case, pieces);
+    let (parts, errors) = run_to(case, pieces, true);
     (parts, !errors.is_empty())
-}
-
-/// The response fed in `pieces`: every part, and every error.
-fn run_with_errors(case: &Case, pieces: &[&str]) -> (Vec<Part>, Vec<String>) {
-    run_to(case, pieces, true)
 }
 
 /// The response fed in `pieces`, with the end (`finish`) or without it (as the SDK, which has
