@@ -70,6 +70,8 @@ pub mod agui;
 mod config;
 mod data;
 mod error;
+#[cfg(feature = "express")]
+pub mod express;
 mod find;
 mod framing;
 mod hash;
