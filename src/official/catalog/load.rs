@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{Catalog, CatalogError, CatalogErrorKind as ErrorKind, Version, error};
+use super::{Catalog, CatalogError, CatalogErrorKind as ErrorKind, KeyOrder, Version, error};
 
 impl Catalog {
     /// Loads the basic catalog of the A2UI specification from `spec_dir` (the directory holding
@@ -15,7 +15,8 @@ impl Catalog {
     /// `v0_9/catalogs/basic/catalog.json`; v1.0 reads `v1_0/json/agent_to_renderer.json`,
     /// `v1_0/json/common_types.json` and `v1_0/catalogs/basic/catalog.json`. A catalog without
     /// `catalogId` gets the specification's URL for it. [`Catalog::builtin`] holds the basic
-    /// catalogs without any file.
+    /// catalogs without any file. The catalog keeps the order its file declares properties in,
+    /// which positional notations (A2UI Express) follow.
     ///
     /// ```no_run
     /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -45,7 +46,7 @@ impl Catalog {
             ),
         };
         let s2c_schema = read_json(&s2c)?;
-        let mut catalog_schema = read_json(&catalog)?;
+        let (mut catalog_schema, order) = read_ordered_json(&catalog)?;
         if let Value::Object(map) = &mut catalog_schema {
             map.entry("catalogId")
                 .or_insert_with(|| Value::String(default_id.to_owned()));
@@ -54,19 +55,18 @@ impl Catalog {
             Some(path) => read_json(&path)?,
             None => Value::Object(Map::new()),
         };
-        Ok(Catalog::new(
-            version,
-            s2c_schema,
-            catalog_schema,
-            common_types_schema,
-        ))
+        Ok(
+            Catalog::new(version, s2c_schema, catalog_schema, common_types_schema)
+                .with_declared_order(order),
+        )
     }
 
     /// Builds a catalog from a conformance suite's `catalog:` block (already converted to JSON):
     /// `version` (`"0.8"` / `"0.9"`), and `s2c_schema`, `catalog_schema`, `common_types_schema`,
     /// each either an inline object or a path relative to `base_dir` (the conformance directory).
     /// A missing `catalog_schema` or `common_types_schema` is an empty object; a missing
-    /// `s2c_schema` is `null`.
+    /// `s2c_schema` is `null`. A catalog schema read from a file keeps the order it declares
+    /// properties in, which positional notations (A2UI Express) follow.
     ///
     /// ```
     /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -105,14 +105,18 @@ impl Catalog {
             }
         };
         let s2c_schema = load("s2c_schema", Value::Null)?;
-        let catalog_schema = load("catalog_schema", Value::Object(Map::new()))?;
+        let (catalog_schema, order) = match config.get("catalog_schema") {
+            Some(Value::String(path)) => read_ordered_json(&base_dir.join(path))?,
+            _ => (
+                load("catalog_schema", Value::Object(Map::new()))?,
+                KeyOrder::default(),
+            ),
+        };
         let common_types_schema = load("common_types_schema", Value::Object(Map::new()))?;
-        Ok(Catalog::new(
-            version,
-            s2c_schema,
-            catalog_schema,
-            common_types_schema,
-        ))
+        Ok(
+            Catalog::new(version, s2c_schema, catalog_schema, common_types_schema)
+                .with_declared_order(order),
+        )
     }
 
     /// The same catalog with every `additionalProperties: false` removed from all three schemas,
@@ -132,17 +136,32 @@ impl Catalog {
             strip_strict(&self.catalog_schema),
             strip_strict(&self.common_types_schema),
         )
+        .with_declared_order(self.declared.clone())
     }
 }
 
 fn read_json(path: &PathBuf) -> Result<Value, CatalogError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = read_text(path)?;
+    parse_json(path, &text)
+}
+
+/// A catalog document and the order in which it declares properties.
+fn read_ordered_json(path: &PathBuf) -> Result<(Value, KeyOrder), CatalogError> {
+    let text = read_text(path)?;
+    Ok((parse_json(path, &text)?, KeyOrder::of_json(&text)))
+}
+
+fn read_text(path: &PathBuf) -> Result<String, CatalogError> {
+    std::fs::read_to_string(path).map_err(|e| {
         error(
             ErrorKind::Unreadable,
             format!("cannot read {}: {e}", path.display()),
         )
-    })?;
-    serde_json::from_str(&text).map_err(|e| {
+    })
+}
+
+fn parse_json(path: &Path, text: &str) -> Result<Value, CatalogError> {
+    serde_json::from_str(text).map_err(|e| {
         error(
             ErrorKind::NotJson,
             format!("{} is not JSON: {e}", path.display()),

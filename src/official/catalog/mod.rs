@@ -46,7 +46,11 @@ use super::validator::{ValidationError, Validator};
 
 mod builtin;
 mod load;
+mod order;
+mod prune;
 mod refs;
+
+pub(crate) use order::{KeyOrder, pointer_segment};
 
 use refs::analyse_components;
 
@@ -181,6 +185,8 @@ pub struct Catalog {
     catalog_schema: Value,
     common_types_schema: Value,
     components: BTreeMap<String, ComponentInfo>,
+    /// The order the catalog document declares its properties in, when it is known.
+    declared: KeyOrder,
     /// The compiled validator, made on first use and shared by every clone.
     compiled: Compiled,
 }
@@ -212,7 +218,9 @@ impl Catalog {
     /// then not checked against a message schema); `common_types_schema` may be `null` or `{}`
     /// for v0.8. The components are read from `catalog_schema["components"]` (for v0.8, from the
     /// message schema's `surfaceUpdate` component properties first, where a full schema inlines
-    /// them).
+    /// them). A [`Value`]'s maps are sorted, so such a catalog does not know the order its
+    /// document declares properties in; [`Catalog::from_config`] and [`Catalog::basic`] read it
+    /// from the file.
     ///
     /// ```
     /// use a2ui_stream::official::catalog::{Catalog, Version};
@@ -235,8 +243,23 @@ impl Catalog {
             catalog_schema,
             common_types_schema,
             components,
+            declared: KeyOrder::default(),
             compiled: Compiled::default(),
         }
+    }
+
+    /// The same catalog, knowing the order in which its catalog document declares properties.
+    pub(crate) fn with_declared_order(mut self, order: KeyOrder) -> Catalog {
+        self.declared = order;
+        self
+    }
+
+    /// The member names of the `properties` object at JSON Pointer `pointer` of the catalog
+    /// schema, in the order the catalog document declares them; `None` when that order is not
+    /// known (the catalog was built from [`Value`]s, whose maps are sorted).
+    #[cfg_attr(not(feature = "express"), allow(dead_code))]
+    pub(crate) fn declared_keys(&self, pointer: &str) -> Option<&[String]> {
+        self.declared.keys(pointer)
     }
 
     /// The catalog's compiled [`Validator`]: its schemas are compiled on the first call, and
@@ -447,6 +470,16 @@ mod tests {
             c.required_fields("Row").iter().collect::<Vec<_>>(),
             ["children"]
         );
+    }
+
+    #[test]
+    fn v1_0_child_refs_are_single_references() {
+        let modal = json!({"components": {"Modal": {"properties": {
+            "trigger": {"$ref": "common_types.json#/$defs/Child"},
+            "content": {"$ref": "common_types.json#/$defs/Child"}}}}});
+        let c = Catalog::new(Version::V10, Value::Null, modal, json!({}));
+        assert_eq!(c.ref_kind("Modal", "trigger"), Some(RefKind::Single));
+        assert_eq!(c.ref_kind("Modal", "content"), Some(RefKind::Single));
     }
 
     #[test]

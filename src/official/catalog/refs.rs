@@ -264,7 +264,11 @@ fn is_component_id(schema: &Value, depth: usize) -> bool {
         return false;
     }
     let r = ref_of(map);
-    if r.ends_with("ComponentId") || r.ends_with("child") || r.contains("/child") {
+    if r.ends_with("ComponentId")
+        || r.ends_with("/Child")
+        || r.ends_with("child")
+        || r.contains("/child")
+    {
         return true;
     }
     if map.get("type").and_then(Value::as_str) == Some("string")

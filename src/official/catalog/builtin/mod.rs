@@ -68,20 +68,24 @@ impl Catalog {
                 )
             }),
             Version::V09 => (&V09, || {
+                let (catalog, order) = v0_9::catalog();
                 Catalog::new(
                     Version::V09,
                     v0_9::messages(),
-                    v0_9::catalog(),
+                    catalog,
                     v0_9::common_types(),
                 )
+                .with_declared_order(order)
             }),
             Version::V10 => (&V10, || {
+                let (catalog, order) = v1_0::catalog();
                 Catalog::new(
                     Version::V10,
                     v1_0::messages(),
-                    v1_0::catalog(),
+                    catalog,
                     v1_0::common_types(),
                 )
+                .with_declared_order(order)
             }),
         };
         cell.get_or_init(make).clone()

@@ -3,16 +3,62 @@
 //! `.prop("text", dynamic_string())`, `.required(&["text"])`) and becomes the schema the
 //! validator compiles.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
-/// A JSON Schema being written.
+use super::super::{KeyOrder, pointer_segment};
+
+/// A JSON Schema being written, with the order its `properties` objects were written in (by
+/// JSON Pointer relative to this schema), which the JSON value forgets.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct S(Value);
+pub(super) struct S(Value, BTreeMap<String, Vec<String>>);
 
 impl S {
     /// The schema as a JSON value.
     pub(super) fn done(self) -> Value {
         self.0
+    }
+
+    /// The schema as a JSON value, and the order its properties were written in.
+    pub(super) fn done_with_order(self) -> (Value, KeyOrder) {
+        (self.0, KeyOrder::from_entries(self.1))
+    }
+
+    /// Takes in the property orders of `child`, which sits at `at` (a JSON Pointer relative to
+    /// this schema), and hands back its value.
+    fn adopt(&mut self, at: &str, child: S) -> Value {
+        for (pointer, names) in child.1 {
+            self.1.insert(format!("{at}{pointer}"), names);
+        }
+        child.0
+    }
+
+    /// The schema with `key` set to `child`.
+    fn with_schema(mut self, key: &str, child: S) -> S {
+        let value = self.adopt(&format!("/{}", pointer_segment(key)), child);
+        self.with(key, value)
+    }
+
+    /// The schema with `key` set to the list of `parts`.
+    fn with_list(mut self, key: &str, parts: Vec<S>) -> S {
+        let at = format!("/{}", pointer_segment(key));
+        let items = parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| self.adopt(&format!("{at}/{i}"), part))
+            .collect();
+        self.with(key, Value::Array(items))
+    }
+
+    /// Member `name` of object `group`, set to `child`.
+    fn member_schema(mut self, group: &str, name: &str, child: S) -> S {
+        let at = format!("/{}/{}", pointer_segment(group), pointer_segment(name));
+        let value = self.adopt(&at, child);
+        if let Some(members) = self.member(group) {
+            members.insert(name.to_owned(), value);
+        }
+        self
     }
 
     /// The schema with `key` set to `value`.
@@ -35,34 +81,26 @@ impl S {
 
     /// `properties.<name>`: the schema of member `name`.
     pub(super) fn prop(mut self, name: &str, schema: S) -> S {
-        if let Some(props) = self.member("properties") {
-            props.insert(name.to_owned(), schema.0);
+        let names = self.1.entry("/properties".to_owned()).or_default();
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
         }
-        self
+        self.member_schema("properties", name, schema)
     }
 
     /// `patternProperties.<pattern>`.
-    pub(super) fn pattern_prop(mut self, pattern: &str, schema: S) -> S {
-        if let Some(props) = self.member("patternProperties") {
-            props.insert(pattern.to_owned(), schema.0);
-        }
-        self
+    pub(super) fn pattern_prop(self, pattern: &str, schema: S) -> S {
+        self.member_schema("patternProperties", pattern, schema)
     }
 
     /// `$defs.<name>`.
-    pub(super) fn def(mut self, name: &str, schema: S) -> S {
-        if let Some(defs) = self.member("$defs") {
-            defs.insert(name.to_owned(), schema.0);
-        }
-        self
+    pub(super) fn def(self, name: &str, schema: S) -> S {
+        self.member_schema("$defs", name, schema)
     }
 
     /// `<group>.<name>` for a catalog's `components` and `functions`, and v0.8's `styles`.
-    pub(super) fn entry(mut self, group: &str, name: &str, schema: S) -> S {
-        if let Some(entries) = self.member(group) {
-            entries.insert(name.to_owned(), schema.0);
-        }
-        self
+    pub(super) fn entry(self, group: &str, name: &str, schema: S) -> S {
+        self.member_schema(group, name, schema)
     }
 
     /// `required`: the members that must be there, in the order written.
@@ -82,7 +120,7 @@ impl S {
 
     /// `additionalProperties`: the schema of every member not listed.
     pub(super) fn others(self, schema: S) -> S {
-        self.with("additionalProperties", schema.0)
+        self.with_schema("additionalProperties", schema)
     }
 
     /// `unevaluatedProperties: false`: no member that no part of the schema looked at.
@@ -92,12 +130,12 @@ impl S {
 
     /// `propertyNames`.
     pub(super) fn names(self, schema: S) -> S {
-        self.with("propertyNames", schema.0)
+        self.with_schema("propertyNames", schema)
     }
 
     /// `items`.
     pub(super) fn items(self, schema: S) -> S {
-        self.with("items", schema.0)
+        self.with_schema("items", schema)
     }
 
     /// `minItems`.
@@ -132,27 +170,27 @@ impl S {
 
     /// `allOf`.
     pub(super) fn all(self, parts: Vec<S>) -> S {
-        self.with("allOf", list(parts))
+        self.with_list("allOf", parts)
     }
 
     /// `oneOf`.
     pub(super) fn one(self, parts: Vec<S>) -> S {
-        self.with("oneOf", list(parts))
+        self.with_list("oneOf", parts)
     }
 
     /// `anyOf`.
     pub(super) fn any(self, parts: Vec<S>) -> S {
-        self.with("anyOf", list(parts))
+        self.with_list("anyOf", parts)
     }
 
     /// `not`.
     pub(super) fn not(self, schema: S) -> S {
-        self.with("not", schema.0)
+        self.with_schema("not", schema)
     }
 
     /// `if` .. `then`.
     pub(super) fn if_then(self, condition: S, then: S) -> S {
-        self.with("if", condition.0).with("then", then.0)
+        self.with_schema("if", condition).with_schema("then", then)
     }
 
     /// `const`.
@@ -190,13 +228,9 @@ fn strings(items: &[&str]) -> Value {
     Value::Array(items.iter().map(|s| Value::from(*s)).collect())
 }
 
-fn list(parts: Vec<S>) -> Value {
-    Value::Array(parts.into_iter().map(S::done).collect())
-}
-
 /// `{}`: anything.
 pub(super) fn any() -> S {
-    S(Value::Object(Map::new()))
+    S(Value::Object(Map::new()), BTreeMap::new())
 }
 
 fn typed(name: &str) -> S {

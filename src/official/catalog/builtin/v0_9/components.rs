@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::official::catalog::KeyOrder;
+
 use super::super::ICONS;
 use super::super::functions::functions;
 use super::super::schema::*;
@@ -10,7 +12,7 @@ use super::{ct, local};
 use crate::official::catalog::Version;
 
 /// The basic catalog: its components and functions.
-pub(super) fn catalog() -> Value {
+pub(super) fn catalog() -> (Value, KeyOrder) {
     let mut catalog = any()
         .fact("$schema", "https://json-schema.org/draft/2020-12/schema")
         .fact(
@@ -47,7 +49,7 @@ pub(super) fn catalog() -> Value {
         .def("theme", theme())
         .def("anyComponent", any_component())
         .def("anyFunction", any_function())
-        .done()
+        .done_with_order()
 }
 
 /// The `Text` component.

@@ -6,12 +6,13 @@
 
 use serde_json::Value;
 
+use super::super::KeyOrder;
 use super::schema::*;
 
 mod components;
 
-/// The basic catalog: its components and functions.
-pub(super) fn catalog() -> Value {
+/// The basic catalog: its components and functions, and the order they declare properties in.
+pub(super) fn catalog() -> (Value, KeyOrder) {
     components::catalog()
 }
 
