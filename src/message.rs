@@ -193,13 +193,7 @@ impl Version {
 
     /// The kinds of message this version speaks, in the order the official SDK looks for a
     /// message's kind among its keys.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V08.kinds()[0], MessageKind::SurfaceUpdate);
-    /// assert!(Version::V09.kinds().contains(&MessageKind::DeleteSurface));
-    /// ```
-    pub fn kinds(self) -> &'static [MessageKind] {
+    pub(crate) fn kinds(self) -> &'static [MessageKind] {
         match self {
             Version::V08 => &[
                 MessageKind::SurfaceUpdate,
@@ -224,26 +218,9 @@ impl Version {
         }
     }
 
-    /// The message that starts a surface: `beginRendering` or `createSurface`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V09.begin(), MessageKind::CreateSurface);
-    /// ```
-    pub fn begin(self) -> MessageKind {
-        match self {
-            Version::V08 => MessageKind::BeginRendering,
-            Version::V09 | Version::V10 => MessageKind::CreateSurface,
-        }
-    }
-
     /// The message that carries components: `surfaceUpdate` or `updateComponents`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V08.components(), MessageKind::SurfaceUpdate);
-    /// ```
-    pub fn components(self) -> MessageKind {
+    #[cfg(feature = "official")]
+    pub(crate) fn components(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::SurfaceUpdate,
             Version::V09 | Version::V10 => MessageKind::UpdateComponents,
@@ -251,12 +228,8 @@ impl Version {
     }
 
     /// The message that updates the data model: `dataModelUpdate` or `updateDataModel`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V09.data(), MessageKind::UpdateDataModel);
-    /// ```
-    pub fn data(self) -> MessageKind {
+    #[cfg(feature = "legacy")]
+    pub(crate) fn data(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::DataModelUpdate,
             Version::V09 | Version::V10 => MessageKind::UpdateDataModel,
@@ -265,16 +238,11 @@ impl Version {
 
     /// The kind of `message` and its payload: the first of [`kinds`](Version::kinds) that is
     /// one of its keys.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// let msg = serde_json::json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}});
-    /// let (kind, payload) = Version::V09.kind_of(&msg).unwrap();
-    /// assert_eq!((kind, payload["surfaceId"].as_str()), (MessageKind::DeleteSurface, Some("s")));
-    /// // `createSurface` is not a v0.8 message.
-    /// assert!(Version::V08.kind_of(&serde_json::json!({"createSurface": {}})).is_none());
-    /// ```
-    pub fn kind_of(self, message: &serde_json::Value) -> Option<(MessageKind, &serde_json::Value)> {
+    #[cfg(feature = "legacy")]
+    pub(crate) fn kind_of(
+        self,
+        message: &serde_json::Value,
+    ) -> Option<(MessageKind, &serde_json::Value)> {
         self.kinds()
             .iter()
             .find_map(|&kind| message.get(kind.key()).map(|payload| (kind, payload)))
@@ -414,22 +382,6 @@ impl Message {
     /// ```
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
-    }
-
-    /// Consumes the message, returning its JSON text.
-    ///
-    /// ```
-    /// use a2ui_stream::{Event, Splitter};
-    /// let mut splitter = Splitter::new();
-    /// let input = br#"<a2ui-json>{"deleteSurface":{"surfaceId":"a"}}{"deleteSurface":{"surfaceId":"b"}}</a2ui-json>"#;
-    /// let bodies: Vec<_> = splitter.feed(input).filter_map(|e| match e {
-    ///     Ok(Event::Message(m)) => Some(m.into_bytes()),
-    ///     _ => None,
-    /// }).collect();
-    /// assert_eq!(bodies, [r#"{"deleteSurface":{"surfaceId":"a"}}"#, r#"{"deleteSurface":{"surfaceId":"b"}}"#]);
-    /// ```
-    pub fn into_bytes(self) -> Bytes {
-        self.bytes
     }
 
     /// What the message does.
