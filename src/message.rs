@@ -322,8 +322,15 @@ impl Eq for Message {}
 
 impl Message {
     /// This message with its bytes [repaired](crate::scan::repair) to valid JSON (what a lenient
-    /// lexer read); its fields decoded from the bytes as they were.
-    pub(crate) fn repaired(self) -> Message {
+    /// lexer read), [straightened](crate::scan::straighten) first when its block uses curly
+    /// quotes for JSON quotes; its fields decoded from the bytes as they were, or read again
+    /// from the repaired JSON when straightened (their places moved).
+    pub(crate) fn repaired(self, straightened: bool) -> Message {
+        if straightened {
+            let bytes = crate::scan::straighten(&self.bytes);
+            let bytes = crate::scan::repair(&bytes).into_owned();
+            return Message::read_fields(self.kind, Bytes::from(bytes));
+        }
         let std::borrow::Cow::Owned(bytes) = crate::scan::repair(&self.bytes) else {
             return self;
         };
@@ -337,6 +344,31 @@ impl Message {
             component_id: decoded(&self.component_id),
             kind: self.kind,
             bytes: Bytes::from(bytes),
+        }
+    }
+
+    /// A message of kind `kind` whose fields are read from its JSON `bytes` (a message made
+    /// valid by [`Message::repaired`]).
+    fn read_fields(kind: MessageKind, bytes: Bytes) -> Message {
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        let body = value.get(kind.key());
+        let text = |v: Option<&serde_json::Value>| {
+            v.and_then(serde_json::Value::as_str)
+                .map_or(Field::None, |t| Field::Decoded(Arc::from(t)))
+        };
+        let components = body
+            .and_then(|b| b.get("components"))
+            .and_then(serde_json::Value::as_array);
+        let component_id = match components.map(Vec::as_slice) {
+            Some([only]) => text(only.get("id")),
+            _ => Field::None,
+        };
+        Message {
+            version: text(value.get("version")),
+            surface_id: text(body.and_then(|b| b.get("surfaceId"))),
+            component_id,
+            kind,
+            bytes,
         }
     }
 

@@ -125,8 +125,9 @@ impl ClientCatalogs {
             .unwrap_or(catalog_id)
     }
 
-    /// Renames the catalog a `createSurface` (or a v0.8 `beginRendering`) names to
-    /// [`name_for`](Self::name_for) it; `true` when it changed.
+    /// Renames the catalog a `createSurface` (or a v0.8 `beginRendering`) names to the name
+    /// this client knows it by (the client's alias of the same catalog when it named one);
+    /// `true` when it changed.
     ///
     /// ```
     /// use a2ui_stream::agui::ClientCatalogs;
