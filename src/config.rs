@@ -55,9 +55,11 @@ pub struct Config {
     /// split and the whole update follows the pieces.
     pub max_split_data_entries: usize,
     /// Read the slips models make that the official SDK 0.9.0 reads too: a comma before a
-    /// closing bracket, and raw control characters (a line break, a tab) inside strings
-    /// (default `false`: they are errors). The messages handed out are repaired to valid JSON
-    /// with the same value: the comma left out, the character written as an escape.
+    /// closing bracket, raw control characters (a line break, a tab) inside strings, and curly
+    /// double quotes for JSON quotes (default `false`: they are errors). The messages handed out
+    /// are repaired to valid JSON with the same value: the comma left out, the character written
+    /// as an escape, the quotes straightened (from the first curly quote that stands for a JSON
+    /// quote, a block's `“`, `”` read as `"` and `‘`, `’` in its strings as `'`).
     ///
     /// ```
     /// use a2ui_stream::{Config, Event, Splitter};

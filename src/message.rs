@@ -193,13 +193,7 @@ impl Version {
 
     /// The kinds of message this version speaks, in the order the official SDK looks for a
     /// message's kind among its keys.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V08.kinds()[0], MessageKind::SurfaceUpdate);
-    /// assert!(Version::V09.kinds().contains(&MessageKind::DeleteSurface));
-    /// ```
-    pub fn kinds(self) -> &'static [MessageKind] {
+    pub(crate) fn kinds(self) -> &'static [MessageKind] {
         match self {
             Version::V08 => &[
                 MessageKind::SurfaceUpdate,
@@ -224,26 +218,9 @@ impl Version {
         }
     }
 
-    /// The message that starts a surface: `beginRendering` or `createSurface`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V09.begin(), MessageKind::CreateSurface);
-    /// ```
-    pub fn begin(self) -> MessageKind {
-        match self {
-            Version::V08 => MessageKind::BeginRendering,
-            Version::V09 | Version::V10 => MessageKind::CreateSurface,
-        }
-    }
-
     /// The message that carries components: `surfaceUpdate` or `updateComponents`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V08.components(), MessageKind::SurfaceUpdate);
-    /// ```
-    pub fn components(self) -> MessageKind {
+    #[cfg(feature = "official")]
+    pub(crate) fn components(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::SurfaceUpdate,
             Version::V09 | Version::V10 => MessageKind::UpdateComponents,
@@ -251,12 +228,8 @@ impl Version {
     }
 
     /// The message that updates the data model: `dataModelUpdate` or `updateDataModel`.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// assert_eq!(Version::V09.data(), MessageKind::UpdateDataModel);
-    /// ```
-    pub fn data(self) -> MessageKind {
+    #[cfg(feature = "legacy")]
+    pub(crate) fn data(self) -> MessageKind {
         match self {
             Version::V08 => MessageKind::DataModelUpdate,
             Version::V09 | Version::V10 => MessageKind::UpdateDataModel,
@@ -265,16 +238,11 @@ impl Version {
 
     /// The kind of `message` and its payload: the first of [`kinds`](Version::kinds) that is
     /// one of its keys.
-    ///
-    /// ```
-    /// use a2ui_stream::{MessageKind, Version};
-    /// let msg = serde_json::json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}});
-    /// let (kind, payload) = Version::V09.kind_of(&msg).unwrap();
-    /// assert_eq!((kind, payload["surfaceId"].as_str()), (MessageKind::DeleteSurface, Some("s")));
-    /// // `createSurface` is not a v0.8 message.
-    /// assert!(Version::V08.kind_of(&serde_json::json!({"createSurface": {}})).is_none());
-    /// ```
-    pub fn kind_of(self, message: &serde_json::Value) -> Option<(MessageKind, &serde_json::Value)> {
+    #[cfg(feature = "legacy")]
+    pub(crate) fn kind_of(
+        self,
+        message: &serde_json::Value,
+    ) -> Option<(MessageKind, &serde_json::Value)> {
         self.kinds()
             .iter()
             .find_map(|&kind| message.get(kind.key()).map(|payload| (kind, payload)))
@@ -354,8 +322,15 @@ impl Eq for Message {}
 
 impl Message {
     /// This message with its bytes [repaired](crate::scan::repair) to valid JSON (what a lenient
-    /// lexer read); its fields decoded from the bytes as they were.
-    pub(crate) fn repaired(self) -> Message {
+    /// lexer read), [straightened](crate::scan::straighten) first when its block uses curly
+    /// quotes for JSON quotes; its fields decoded from the bytes as they were, or read again
+    /// from the repaired JSON when straightened (their places moved).
+    pub(crate) fn repaired(self, straightened: bool) -> Message {
+        if straightened {
+            let bytes = crate::scan::straighten(&self.bytes);
+            let bytes = crate::scan::repair(&bytes).into_owned();
+            return Message::read_fields(self.kind, Bytes::from(bytes));
+        }
         let std::borrow::Cow::Owned(bytes) = crate::scan::repair(&self.bytes) else {
             return self;
         };
@@ -369,6 +344,31 @@ impl Message {
             component_id: decoded(&self.component_id),
             kind: self.kind,
             bytes: Bytes::from(bytes),
+        }
+    }
+
+    /// A message of kind `kind` whose fields are read from its JSON `bytes` (a message made
+    /// valid by [`Message::repaired`]).
+    fn read_fields(kind: MessageKind, bytes: Bytes) -> Message {
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        let body = value.get(kind.key());
+        let text = |v: Option<&serde_json::Value>| {
+            v.and_then(serde_json::Value::as_str)
+                .map_or(Field::None, |t| Field::Decoded(Arc::from(t)))
+        };
+        let components = body
+            .and_then(|b| b.get("components"))
+            .and_then(serde_json::Value::as_array);
+        let component_id = match components.map(Vec::as_slice) {
+            Some([only]) => text(only.get("id")),
+            _ => Field::None,
+        };
+        Message {
+            version: text(value.get("version")),
+            surface_id: text(body.and_then(|b| b.get("surfaceId"))),
+            component_id,
+            kind,
+            bytes,
         }
     }
 
@@ -414,22 +414,6 @@ impl Message {
     /// ```
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
-    }
-
-    /// Consumes the message, returning its JSON text.
-    ///
-    /// ```
-    /// use a2ui_stream::{Event, Splitter};
-    /// let mut splitter = Splitter::new();
-    /// let input = br#"<a2ui-json>{"deleteSurface":{"surfaceId":"a"}}{"deleteSurface":{"surfaceId":"b"}}</a2ui-json>"#;
-    /// let bodies: Vec<_> = splitter.feed(input).filter_map(|e| match e {
-    ///     Ok(Event::Message(m)) => Some(m.into_bytes()),
-    ///     _ => None,
-    /// }).collect();
-    /// assert_eq!(bodies, [r#"{"deleteSurface":{"surfaceId":"a"}}"#, r#"{"deleteSurface":{"surfaceId":"b"}}"#]);
-    /// ```
-    pub fn into_bytes(self) -> Bytes {
-        self.bytes
     }
 
     /// What the message does.

@@ -282,8 +282,63 @@ enum St {
         word: &'static [u8],
         at: u8,
     },
+    /// A curly double quote begun where a key (`key`) or a value must come, its first bytes
+    /// cut by the end of a chunk (they wait in `utf8`): a [lenient](Lexer::lenient) lexer reads
+    /// it as a quote.
+    Quote {
+        key: bool,
+    },
     /// The top-level value is complete.
     Done,
+}
+
+/// `“` and `”` in UTF-8: a [lenient](Lexer::lenient) lexer reads them as JSON quotes.
+const CURLY_DOUBLE: [[u8; 3]; 2] = [[0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]];
+/// `‘` and `’` in UTF-8: inside the strings of a [straightened](Lexer::straightened) block they
+/// stand for `'`.
+const CURLY_SINGLE: [[u8; 3]; 2] = [[0xE2, 0x80, 0x98], [0xE2, 0x80, 0x99]];
+
+fn curly_double(c: &[u8]) -> bool {
+    CURLY_DOUBLE.iter().any(|q| q == c)
+}
+
+/// `bytes` with every curly quote straightened: `“` and `”` as `"`, `‘` and `’` as `'`, as the
+/// official SDK reads a block that uses curly quotes for JSON quotes. Borrowed when there is none.
+pub(crate) fn straighten(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let curly = |at: usize| {
+        let c = bytes.get(at..at + 3)?;
+        if curly_double(c) {
+            Some(b'"')
+        } else if CURLY_SINGLE.iter().any(|q| q == c) {
+            Some(b'\'')
+        } else {
+            None
+        }
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(k) = bytes
+        .get(from..)
+        .and_then(|rest| memchr::memchr(0xE2, rest))
+    {
+        let at = from + k;
+        from = at + 1;
+        if let Some(quote) = curly(at) {
+            let buf = out.get_or_insert_with(Vec::new);
+            buf.extend_from_slice(bytes.get(copied..at).unwrap_or_default());
+            buf.push(quote);
+            copied = at + 3;
+            from = copied;
+        }
+    }
+    match out {
+        None => Cow::Borrowed(bytes),
+        Some(mut buf) => {
+            buf.extend_from_slice(bytes.get(copied..).unwrap_or_default());
+            Cow::Owned(buf)
+        }
+    }
 }
 
 /// Most bytes kept of a captured key: a longer one is marked as overflowed and matches no key
@@ -321,6 +376,12 @@ pub(crate) struct Lexer {
     lenient: bool,
     /// Whether the lenient reading was needed since the last [`Lexer::begin_object`].
     tolerated: bool,
+    /// A curly double quote stood for a JSON quote in this block (see [`Lexer::straightened`]).
+    straight: bool,
+    /// A curly double quote stood inside a string of this block before it was straightened.
+    curly_inside: bool,
+    /// The width of the quote that opened the string being read: 1, or 3 for a curly one.
+    opened: u8,
 }
 
 #[inline]
@@ -358,14 +419,43 @@ impl Lexer {
             num: Vec::new(),
             lenient: false,
             tolerated: false,
+            straight: false,
+            curly_inside: false,
+            opened: 1,
         }
     }
 
-    /// Accepts, from now on, a comma before `}` or `]` and raw control characters (below
-    /// U+0020) inside strings, as the official SDK's direct-JSON reader does; a caller that hands
-    /// the bytes on makes them valid JSON ([`repair`]). [`Lexer::tolerated`] tells whether it had to.
+    /// Accepts, from now on, a comma before `}` or `]`, raw control characters (below U+0020)
+    /// inside strings and curly double quotes for JSON quotes, as the official SDK's direct-JSON
+    /// reader does; a caller that hands the bytes on makes them valid JSON ([`repair`]).
+    /// [`Lexer::tolerated`] tells whether it had to.
+    ///
+    /// Curly quotes follow the SDK, which straightens every curly quote of a block that does
+    /// not read: from the first `“` or `”` that stands where JSON wants a quote, the block is
+    /// [straightened](Lexer::straightened) (a curly double quote ends a string, `‘` and `’` in a
+    /// string read as `'`). A block whose earlier strings hold a curly double quote cannot be
+    /// straightened (its strings would break, as they do for the SDK): the quote is an error.
     pub(crate) fn lenient(&mut self) {
         self.lenient = true;
+    }
+
+    /// Starts a new block: curly quotes read as in strict blocks again (see [`Lexer::lenient`]).
+    pub(crate) fn begin_block(&mut self) {
+        self.straight = false;
+        self.curly_inside = false;
+    }
+
+    /// Whether this block uses curly double quotes for JSON quotes (see [`Lexer::lenient`]): its
+    /// strings are read, and their bytes are to be decoded, [straightened](straighten).
+    pub(crate) fn straightened(&self) -> bool {
+        self.straight
+    }
+
+    /// The width of the quote that opened the string being read (or just ended): 1, or 3 for a
+    /// curly one.
+    #[cfg(feature = "official")]
+    pub(crate) fn quote_width(&self) -> usize {
+        usize::from(self.opened)
     }
 
     /// Whether the top-level value begun with the last [`Lexer::begin_object`] needed the
@@ -572,6 +662,7 @@ impl Lexer {
             b'"' => {
                 *pos += 1;
                 self.key = false;
+                self.opened = 1;
                 self.st = St::Str;
                 self.reports_strings().then_some(Tok::StrStart)
             }
@@ -622,6 +713,14 @@ impl Lexer {
                         if let Some(tok) = self.finish_cut_char(buf, pos) {
                             return tok;
                         }
+                        let [a, b, c, _] = self.utf8;
+                        // Still cut (`utf8_have` > 0): the rest comes with the next chunk.
+                        if self.utf8_have == 0 && self.lenient && self.curly_closes(&[a, b, c]) {
+                            if let Some(tok) = self.string_closed(buf, pos) {
+                                return tok;
+                            }
+                            continue;
+                        }
                     }
                     let q = scan_string(buf, *pos);
                     self.cap_push(buf.get(*pos..q).unwrap_or_default());
@@ -633,21 +732,8 @@ impl Lexer {
                         b'"' => {
                             self.cap_push(b"\"");
                             *pos += 1;
-                            let report = self.reports_strings();
-                            if self.key {
-                                // Straight on to the value: whitespace, `:`, whitespace.
-                                self.st = St::Colon;
-                                skip_ws(buf, pos);
-                                if buf.get(*pos) == Some(&b':') {
-                                    *pos += 1;
-                                    self.st = St::Value;
-                                    skip_ws(buf, pos);
-                                }
-                            } else {
-                                self.after_value();
-                            }
-                            if report {
-                                return Tok::StrEnd;
+                            if let Some(tok) = self.string_closed(buf, pos) {
+                                return tok;
                             }
                         }
                         b'\\' => {
@@ -685,6 +771,11 @@ impl Lexer {
                             }
                             self.cap_push(got);
                             *pos += width;
+                            if width == 3 && self.lenient && self.curly_closes(got) {
+                                if let Some(tok) = self.string_closed(buf, pos) {
+                                    return tok;
+                                }
+                            }
                         }
                     }
                 }
@@ -799,9 +890,14 @@ impl Lexer {
                     } else if b == b'"' {
                         *pos += 1;
                         self.key = true;
+                        self.opened = 1;
                         self.st = St::Str;
                         if self.reports_strings() {
                             return Tok::StrStart;
+                        }
+                    } else if b == 0xE2 && self.lenient {
+                        if let Some(tok) = self.curly_quote(buf, pos, true) {
+                            return tok;
                         }
                     } else if b == b'}' && (self.st == St::KeyOrClose || self.lenient) {
                         self.tolerated |= self.st == St::Key;
@@ -833,6 +929,10 @@ impl Lexer {
                         self.after_value();
                         if self.reports_containers() {
                             return Tok::ArrClose;
+                        }
+                    } else if b == 0xE2 && self.lenient {
+                        if let Some(tok) = self.curly_quote(buf, pos, false) {
+                            return tok;
                         }
                     } else if let Some(tok) = self.start_value(b, pos) {
                         return tok;
@@ -890,6 +990,11 @@ impl Lexer {
                         self.st = St::Lit { word, at: at + 1 };
                     }
                 }
+                St::Quote { key } => {
+                    if let Some(tok) = self.curly_quote(buf, pos, key) {
+                        return tok;
+                    }
+                }
                 St::Done => {
                     return Tok::Err(ErrorKind::UnexpectedByte {
                         byte: b,
@@ -898,6 +1003,86 @@ impl Lexer {
                 }
             }
         }
+    }
+
+    /// After a string's closing quote (consumed): on to the colon of a key or past a value.
+    #[inline]
+    fn string_closed(&mut self, buf: &[u8], pos: &mut usize) -> Option<Tok> {
+        let report = self.reports_strings();
+        if self.key {
+            // Straight on to the value: whitespace, `:`, whitespace.
+            self.st = St::Colon;
+            skip_ws(buf, pos);
+            if buf.get(*pos) == Some(&b':') {
+                *pos += 1;
+                self.st = St::Value;
+                skip_ws(buf, pos);
+            }
+        } else {
+            self.after_value();
+        }
+        report.then_some(Tok::StrEnd)
+    }
+
+    /// A curly quote `c` read (and captured) inside a string: whether it ends the string (a
+    /// double one in a straightened block). In a straightened block the capture holds the
+    /// straight quote in its place.
+    fn curly_closes(&mut self, c: &[u8]) -> bool {
+        let double = curly_double(c);
+        if !self.straight {
+            self.curly_inside |= double;
+            return false;
+        }
+        if double || CURLY_SINGLE.iter().any(|q| q == c) {
+            self.tolerated = true;
+            if self.capturing && !self.cap_overflow {
+                self.cap.truncate(self.cap.len().saturating_sub(3));
+                self.cap.push(if double { b'"' } else { b'\'' });
+            }
+        }
+        double
+    }
+
+    /// A byte 0xE2 where a key (`key`) or a value must come, or the rest of it ([`St::Quote`]):
+    /// a curly double quote opens a string and straightens the block; anything else is the
+    /// error strict JSON gives.
+    fn curly_quote(&mut self, buf: &[u8], pos: &mut usize, key: bool) -> Option<Tok> {
+        if !matches!(self.st, St::Quote { .. }) {
+            self.utf8_have = 0;
+        }
+        while self.utf8_have < 3 {
+            let Some(&b) = buf.get(*pos) else {
+                self.st = St::Quote { key };
+                return Some(Tok::End);
+            };
+            if let Some(slot) = self.utf8.get_mut(usize::from(self.utf8_have)) {
+                *slot = b;
+            }
+            self.utf8_have += 1;
+            *pos += 1;
+        }
+        self.utf8_have = 0;
+        let [a, b, c, _] = self.utf8;
+        if !curly_double(&[a, b, c]) || self.curly_inside {
+            // Reported at the 0xE2, which may lie in an earlier chunk.
+            self.back = 3;
+            let expected = match (curly_double(&[a, b, c]), key) {
+                (true, _) => "a straight quote (this block's strings hold curly quotes)",
+                (false, true) => "a string key",
+                (false, false) => "a value",
+            };
+            self.st = if key { St::Key } else { St::Value };
+            return Some(Tok::Err(ErrorKind::UnexpectedByte {
+                byte: 0xE2,
+                expected,
+            }));
+        }
+        self.straight = true;
+        self.tolerated = true;
+        self.key = key;
+        self.opened = 3;
+        self.st = St::Str;
+        self.reports_strings().then_some(Tok::StrStart)
     }
 }
 
@@ -988,6 +1173,65 @@ mod tests {
         // Valid JSON needs no repair, and a comma inside a string stays.
         let fine = br#"{"a":"x,]","b":[1,2]}"#;
         assert!(matches!(repair(fine), Cow::Borrowed(_)));
+    }
+
+    /// Lexes `input` (from after its `{`) leniently in two pieces cut at `cut`: the keys and
+    /// strings read (captured, so straightened), or the error.
+    fn lenient_strings(input: &[u8], cut: usize) -> Result<Vec<String>, ErrorKind> {
+        let mut lx = Lexer::new(8);
+        lx.lenient();
+        lx.begin_object();
+        let mut out = Vec::new();
+        for part in [&input[1..cut], &input[cut..]] {
+            let mut pos = 0;
+            loop {
+                match lx.next(part, &mut pos) {
+                    Tok::End => break,
+                    Tok::Err(e) => return Err(e),
+                    Tok::StrStart => lx.capture(64),
+                    Tok::StrEnd => {
+                        let raw = lx.take_capture().unwrap().to_vec();
+                        out.push(decode_string(&raw).unwrap().into_owned());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn curly_quotes_straighten_the_block_from_the_first_that_stands_for_a_quote() {
+        // A curly quote inside a strict string is text; one where a key must come is a quote,
+        // and from there on `’` in a string reads as `'`.
+        let input = "{\"a\":\"It’s\",“b”:”c’d“}".as_bytes();
+        for cut in 1..input.len() {
+            assert_eq!(
+                lenient_strings(input, cut),
+                Ok(vec!["a".into(), "It’s".into(), "b".into(), "c'd".into()]),
+                "cut at {cut}"
+            );
+        }
+        let input = "{\"a\":\"“x”\"}".as_bytes();
+        assert_eq!(
+            lenient_strings(input, 3),
+            Ok(vec!["a".into(), "“x”".into()])
+        );
+        assert_eq!(&*straighten("“b”:”c’d“".as_bytes()), b"\"b\":\"c'd\"");
+        // A block whose strings hold a curly double quote cannot be straightened.
+        let input = "{\"a\":\"“x”\",“b”:1}".as_bytes();
+        for cut in 1..input.len() {
+            assert_eq!(
+                lenient_strings(input, cut),
+                Err(ErrorKind::UnexpectedByte {
+                    byte: 0xE2,
+                    expected: "a straight quote (this block's strings hold curly quotes)"
+                }),
+                "cut at {cut}"
+            );
+        }
+        // `‘` is no JSON quote.
+        assert!(lenient_strings("{‘a’:1}".as_bytes(), 2).is_err());
     }
 
     #[test]

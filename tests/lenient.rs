@@ -10,10 +10,9 @@
 //! A splitter with [`Config::lenient`] reads the same slips and hands out valid JSON that leaves
 //! a renderer where the SDK's messages leave it, in every chunking.
 //!
-//! Curly double quotes used as JSON quotes are the one slip read differently: the SDK straightens
-//! every curly quote of a block that does not read (changing `’` to `'` inside its strings too);
-//! this parser reports the block as not JSON, at the quote. The cases that hold one are checked
-//! to give that error.
+//! Curly double quotes used as JSON quotes are read as the SDK reads them, with two exceptions
+//! ([`DIVERGES`]) where the SDK rewrites what it already read, which a reader that never looks
+//! back does not.
 #![cfg(feature = "official")]
 
 use std::sync::Arc;
@@ -26,6 +25,22 @@ use a2ui_stream::renderer::RendererState;
 use a2ui_stream::{Config, Event, Splitter, Version};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+/// The cases read differently from the SDK, and why. The SDK straightens every curly quote of a
+/// block that does not read, rereading it from its start; this parser straightens a block from
+/// the first curly quote that stands for a JSON quote on.
+const DIVERGES: [(&str, &str); 2] = [
+    (
+        "curly_apostrophe_then_curly_key_in_later_message",
+        "a message that closed before the block's first curly JSON quote keeps its `’` \
+         (the SDK shows it so too, then shows it again with `'`)",
+    ),
+    (
+        "close_tag_inside_curly_string",
+        "a close tag inside a string in curly quotes is text of the string (the SDK, \
+         which looks for the tag by straight quotes only, ends the block there)",
+    ),
+];
 
 /// One recorded case.
 struct Case {
@@ -41,18 +56,12 @@ struct Case {
 }
 
 impl Case {
-    /// Whether a curly double quote stands where JSON wants a quote (see the file's header).
-    fn curly_quoted(&self) -> bool {
-        let block = match (
-            self.response.find("<a2ui-json>"),
-            self.response.rfind("</a2ui-json>"),
-        ) {
-            (Some(open), Some(close)) if open < close => &self.response[open..close],
-            _ => self.response.as_str(),
-        };
-        block.contains(['\u{201c}', '\u{201d}'])
-            && self.whole.is_some()
-            && !self.name.contains("inside_normal_string")
+    /// Why this case is read differently from the SDK, if it is (see [`DIVERGES`]).
+    fn diverges(&self) -> Option<&'static str> {
+        DIVERGES
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map(|(_, why)| *why)
     }
 }
 
@@ -169,12 +178,16 @@ fn pieces(text: &str, n: usize) -> Vec<&str> {
 fn the_whole_response_reads_as_the_sdk_reads_it() {
     let mut wrong = Vec::new();
     for case in cases() {
-        if case.curly_quoted() {
+        if let Some(why) = case.diverges() {
             let (parts, errors) = run_to(&case, &[&case.response], true);
-            let quote = case.response.find(['\u{201c}', '\u{201d}']).unwrap();
-            if !errors.iter().any(|e| e.contains("not JSON")) {
+            let shown =
+                serde_json::to_string(&parts.iter().map(recorded).collect::<Vec<_>>()).unwrap();
+            let read = ["\"It\u{2019}s open\"", "\"end </a2ui-json> here\""]
+                .iter()
+                .any(|text| shown.contains(text));
+            if !errors.is_empty() || !read {
                 wrong.push(format!(
-                    "{}: curly quote at {quote} read: {parts:?}",
+                    "{}: not read as documented ({why}): {shown} {errors:?}",
                     case.name
                 ));
             }
@@ -198,7 +211,7 @@ fn the_whole_response_reads_as_the_sdk_reads_it() {
 fn every_recorded_chunking_gives_the_verdict_and_surfaces_of_the_whole() {
     for case in cases() {
         let (whole, whole_failed) = run(&case, &[&case.response]);
-        if !case.curly_quoted() {
+        if case.diverges().is_none() {
             // Before the end, which the SDK has no call for: its verdict on its chunkings.
             let (_, errors) = run_to(&case, &[&case.response], false);
             assert_eq!(!errors.is_empty(), case.chunked_error, "{}", case.name);
@@ -255,7 +268,7 @@ proptest! {
 fn read_whole() -> Vec<Case> {
     cases()
         .into_iter()
-        .filter(|c| c.whole.is_some() && !run(c, &[&c.response]).1)
+        .filter(|c| c.whole.is_some() && c.diverges().is_none() && !run(c, &[&c.response]).1)
         .collect()
 }
 

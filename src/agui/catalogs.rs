@@ -109,14 +109,7 @@ impl ClientCatalogs {
 
     /// The id to name `catalog_id` by for this client: itself when the client named it or named
     /// nothing, else the client's alias of the same catalog, else itself.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::ClientCatalogs;
-    /// let nothing = ClientCatalogs::default();
-    /// let spec = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-    /// assert_eq!(nothing.name_for(spec), spec);
-    /// ```
-    pub fn name_for<'a>(&'a self, catalog_id: &'a str) -> &'a str {
+    pub(crate) fn name_for<'a>(&'a self, catalog_id: &'a str) -> &'a str {
         if self.ids.is_empty() || self.ids.iter().any(|i| i == catalog_id) {
             return catalog_id;
         }
@@ -132,8 +125,9 @@ impl ClientCatalogs {
             .unwrap_or(catalog_id)
     }
 
-    /// Renames the catalog a `createSurface` (or a v0.8 `beginRendering`) names to
-    /// [`name_for`](Self::name_for) it; `true` when it changed.
+    /// Renames the catalog a `createSurface` (or a v0.8 `beginRendering`) names to the name
+    /// this client knows it by (the client's alias of the same catalog when it named one);
+    /// `true` when it changed.
     ///
     /// ```
     /// use a2ui_stream::agui::ClientCatalogs;

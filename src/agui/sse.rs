@@ -65,10 +65,9 @@ pub const KEEP_ALIVE: &str = ": ping\n\n";
 /// The default keep-alive interval.
 ///
 /// ```
-/// use a2ui_stream::agui::{sse, SseEncoder};
+/// use a2ui_stream::agui::sse;
 /// use std::time::Duration;
 /// assert_eq!(sse::DEFAULT_KEEP_ALIVE, Duration::from_secs(15));
-/// assert_eq!(SseEncoder::new().interval(), sse::DEFAULT_KEEP_ALIVE);
 /// ```
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -212,19 +211,6 @@ impl SseEncoder {
             interval,
             last_write: None,
         }
-    }
-
-    /// The configured keep-alive interval.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::{sse, SseEncoder};
-    /// use std::time::Duration;
-    /// let enc = SseEncoder::with_keep_alive(Duration::from_secs(30));
-    /// assert_eq!(enc.interval(), Duration::from_secs(30));
-    /// assert_eq!(SseEncoder::default().interval(), sse::DEFAULT_KEEP_ALIVE);
-    /// ```
-    pub fn interval(&self) -> Duration {
-        self.interval
     }
 
     /// Encodes `event` as a frame (with `id` when given, see [`frame`]) and records `now` as

@@ -392,7 +392,7 @@ impl Splitter {
     /// lenient reading ([`Config::lenient`]).
     fn emit(&mut self, message: Message) {
         let message = if self.lex.tolerated() {
-            message.repaired()
+            message.repaired(self.lex.straightened())
         } else {
             message
         };

@@ -23,6 +23,7 @@ impl Splitter {
             Act::OpenBlock => {
                 self.mode = Mode::Json(Phase::SeekingMessage);
                 self.in_block = true;
+                self.lex.begin_block();
             }
             Act::OpenTagAttributes => {
                 self.mode = Mode::TagAttributes {
@@ -173,6 +174,7 @@ impl Splitter {
                 (None, b'>') => {
                     self.mode = Mode::Json(Phase::SeekingMessage);
                     self.in_block = true;
+                    self.lex.begin_block();
                     return i + k + 1;
                 }
                 (None, _) => {}
@@ -182,6 +184,7 @@ impl Splitter {
                 self.error(base + (i + k) as u64, ErrorKind::HeldTextTooLong { limit });
                 self.mode = Mode::Json(Phase::SeekingMessage);
                 self.in_block = true;
+                self.lex.begin_block();
                 return i + k + 1;
             }
         }

@@ -134,7 +134,7 @@ impl RunBuilder {
     /// use a2ui_stream::agui::events::Event;
     ///
     /// let mut run = RunBuilder::new("thread-1", "run-1");
-    /// assert!(run.pending().is_empty()); // nothing sent yet
+    /// assert_eq!(run.drain().count(), 0); // nothing sent yet
     /// run.start()?;
     /// let Some(Event::RunStarted(ev)) = run.drain().next() else { panic!() };
     /// assert_eq!((ev.thread_id.as_str(), ev.run_id.as_str()), ("thread-1", "run-1"));
@@ -303,23 +303,6 @@ impl RunBuilder {
     /// ```
     pub fn text_message_id(&self) -> Option<&str> {
         self.text.as_deref()
-    }
-
-    /// Events produced and not yet taken.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::RunBuilder;
-    ///
-    /// let mut run = RunBuilder::new("t", "r");
-    /// run.text("Hi")?;
-    /// let types: Vec<_> = run.pending().iter().map(|e| e.event_type().as_str()).collect();
-    /// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"]);
-    /// run.drain().for_each(drop);
-    /// assert!(run.pending().is_empty());
-    /// # Ok::<(), a2ui_stream::agui::RunBuilderError>(())
-    /// ```
-    pub fn pending(&self) -> &[Event] {
-        &self.out
     }
 
     /// Takes the events produced so far, in order.

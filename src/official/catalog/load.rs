@@ -21,7 +21,7 @@ impl Catalog {
     /// ```no_run
     /// use a2ui_stream::official::catalog::{Catalog, Version};
     /// let catalog = Catalog::basic("../shared/a2ui/spec".as_ref(), Version::V09)?;
-    /// assert!(catalog.component_schema("Text").is_some());
+    /// assert!(catalog.component("Text").is_some());
     /// # Ok::<(), a2ui_stream::official::catalog::CatalogError>(())
     /// ```
     pub fn basic(spec_dir: &Path, version: Version) -> Result<Catalog, CatalogError> {
@@ -75,7 +75,7 @@ impl Catalog {
     ///                     "catalog_schema": {"catalogId": "c", "components": {"Text": {"type": "object"}}}});
     /// let catalog = Catalog::from_config(&config, ".".as_ref())?;
     /// assert_eq!(catalog.version(), Version::V08);
-    /// assert!(catalog.component_schema("Text").is_some());
+    /// assert!(catalog.component("Text").is_some());
     /// # Ok::<(), a2ui_stream::official::catalog::CatalogError>(())
     /// ```
     pub fn from_config(config: &Value, base_dir: &Path) -> Result<Catalog, CatalogError> {

@@ -13,7 +13,7 @@
 //! ([`Catalog::builtin`]), so validating needs no file.
 //!
 //! ```
-//! use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
+//! use a2ui_stream::official::catalog::{Catalog, Version};
 //! use serde_json::json;
 //!
 //! let catalog = Catalog::new(
@@ -29,9 +29,9 @@
 //! );
 //! assert_eq!(catalog.version(), Version::V08);
 //! assert_eq!(catalog.catalog_id(), Some("demo"));
-//! assert_eq!(catalog.ref_kind("Card", "child"), Some(RefKind::Single));
-//! assert_eq!(catalog.ref_kind("Column", "children"), Some(RefKind::List));
-//! assert!(catalog.required_fields("Column").contains("children"));
+//! let column = catalog.component("Column").unwrap();
+//! assert!(column.list_refs.contains("children") && column.required.contains("children"));
+//! assert!(catalog.component("Card").unwrap().single_refs.contains("child"));
 //!
 //! let card = json!({"id": "c", "component": {"Card": {"child": "t"}}});
 //! let refs: Vec<_> = catalog.references(&card).into_iter().map(|r| r.id).collect();
@@ -59,27 +59,6 @@ use serde_json::Value;
 /// The protocol version a catalog describes: the crate's [`Version`](crate::Version), named here
 /// too because catalogs are read by it.
 pub use crate::message::Version;
-
-/// How a component property refers to other components.
-///
-/// ```
-/// use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
-/// use serde_json::json;
-/// let catalog = Catalog::new(Version::V08, json!(null), json!({"components": {
-///     "Card": {"properties": {"child": {"type": "string"}}},
-///     "Column": {"properties": {"children": {"type": "object", "properties": {
-///         "explicitList": {"type": "array", "items": {"type": "string"}}}}}}}}), json!({}));
-/// assert_eq!(catalog.ref_kind("Card", "child"), Some(RefKind::Single));
-/// assert_eq!(catalog.ref_kind("Column", "children"), Some(RefKind::List));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RefKind {
-    /// The property holds one component id (`child`, a `ComponentId`).
-    Single,
-    /// The property holds several ids: a list, an `explicitList`, or a template
-    /// (`{"componentId": .., "path": ..}`), as a `ChildList` does.
-    List,
-}
 
 /// One reference from a component to another, found by [`Catalog::references`].
 ///
@@ -228,7 +207,7 @@ impl Catalog {
     /// let c = Catalog::new(Version::V09, json!(null),
     ///     json!({"catalogId": "x", "components": {"Text": {"required": ["component", "text"]}}}), json!(null));
     /// assert_eq!(c.component_names().collect::<Vec<_>>(), ["Text"]);
-    /// assert_eq!(c.required_fields("Text").iter().collect::<Vec<_>>(), ["text"]);
+    /// assert_eq!(c.component("Text").unwrap().required.iter().collect::<Vec<_>>(), ["text"]);
     /// ```
     pub fn new(
         version: Version,
@@ -377,52 +356,9 @@ impl Catalog {
         self.components.get(name)
     }
 
-    /// The JSON Schema of component type `name`.
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use serde_json::json;
-    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {"Text": {"type": "object"}}}), json!({}));
-    /// assert_eq!(c.component_schema("Text"), Some(&json!({"type": "object"})));
-    /// ```
-    pub fn component_schema(&self, name: &str) -> Option<&Value> {
-        self.components.get(name).map(|c| &c.schema)
-    }
-
-    /// Whether property `property` of component type `component` holds component ids, and how
-    /// many. Only what the catalog marks is reported (a `ComponentId` / `ChildList` reference, an
-    /// inline `{"type": "string", "title": "ComponentId"}`, an `explicitList` / `template` /
-    /// `componentId` object, or the names `child`, `contentChild`, `entryPointChild`, `children`).
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, RefKind, Version};
-    /// # use serde_json::json;
-    /// let c = Catalog::new(Version::V09, json!(null), json!({"components": {"List": {"allOf": [
-    ///     {"properties": {"items": {"$ref": "common_types.json#/$defs/ChildList"}}}]}}}), json!({}));
-    /// assert_eq!(c.ref_kind("List", "items"), Some(RefKind::List));
-    /// assert_eq!(c.ref_kind("List", "direction"), None);
-    /// ```
-    pub fn ref_kind(&self, component: &str, property: &str) -> Option<RefKind> {
-        let info = self.components.get(component)?;
-        if info.single_refs.contains(property) {
-            Some(RefKind::Single)
-        } else if info.list_refs.contains(property) {
-            Some(RefKind::List)
-        } else {
-            None
-        }
-    }
-
     /// The properties component type `component` requires (empty when unknown).
-    ///
-    /// ```
-    /// # use a2ui_stream::official::catalog::{Catalog, Version};
-    /// # use serde_json::json;
-    /// let c = Catalog::new(Version::V08, json!(null), json!({"components": {"Img": {"required": ["url"]}}}), json!({}));
-    /// assert!(c.required_fields("Img").contains("url"));
-    /// assert!(c.required_fields("Other").is_empty());
-    /// ```
-    pub fn required_fields(&self, component: &str) -> &BTreeSet<String> {
+    #[cfg(any(test, feature = "legacy"))]
+    pub(crate) fn required_fields(&self, component: &str) -> &BTreeSet<String> {
         static EMPTY: BTreeSet<String> = BTreeSet::new();
         self.components
             .get(component)
@@ -463,9 +399,10 @@ mod tests {
                      "required": ["component", "children"]},
         }});
         let c = Catalog::new(Version::V09, Value::Null, catalog, json!({}));
-        assert_eq!(c.ref_kind("Card", "body"), Some(RefKind::Single));
-        assert_eq!(c.ref_kind("Row", "children"), Some(RefKind::List));
-        assert_eq!(c.ref_kind("Row", "title"), None);
+        let (card, row) = (c.component("Card").unwrap(), c.component("Row").unwrap());
+        assert!(card.single_refs.contains("body"));
+        assert!(row.list_refs.contains("children"));
+        assert!(!row.single_refs.contains("title") && !row.list_refs.contains("title"));
         assert_eq!(
             c.required_fields("Row").iter().collect::<Vec<_>>(),
             ["children"]

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::find::{find_either, string_end};
 use crate::framing::{self, Act, Class};
 use crate::path;
-use crate::scan::{Cut, KEY_CAPTURE_LIMIT, Lexer, Tok, decode_body, decode_string};
+use crate::scan::{Cut, KEY_CAPTURE_LIMIT, Lexer, Tok, decode_body, decode_string, straighten};
 
 /// Deepest nesting read in a message.
 const MAX_DEPTH: usize = 128;
@@ -446,7 +446,7 @@ impl Block {
                     if self.lex.in_key() {
                         self.lex.capture(KEY_CAPTURE_LIMIT);
                     } else {
-                        self.string_at = pos.saturating_sub(1);
+                        self.string_at = pos.saturating_sub(self.lex.quote_width());
                         self.mark_changed();
                     }
                 }
@@ -461,11 +461,13 @@ impl Block {
                             frame.member = key;
                         }
                     } else {
-                        let text = self
-                            .msg
-                            .get(self.string_at..pos)
-                            .and_then(decode_string)
-                            .map(|t| Value::String(t.into_owned()));
+                        let raw = self.msg.get(self.string_at..pos).unwrap_or_default();
+                        let raw = if self.lex.straightened() {
+                            straighten(raw)
+                        } else {
+                            raw.into()
+                        };
+                        let text = decode_string(&raw).map(|t| Value::String(t.into_owned()));
                         self.value_done(text);
                     }
                 }
@@ -501,8 +503,18 @@ impl Block {
                             }
                         }
                     }
+                    // A straightened block is looked through for its close tag as the SDK
+                    // looks through it: by its straight quotes alone.
+                    let raw_string = self.lex.straightened()
+                        && in_straight_string(self.msg.get(..at).unwrap_or_default());
                     let local = at.saturating_sub(start);
                     self.fail(local, kind.to_string());
+                    if raw_string {
+                        self.phase = Phase::Broken {
+                            in_string: true,
+                            escaped: false,
+                        };
+                    }
                     return Step::Read(local);
                 }
             }
@@ -652,8 +664,13 @@ impl Block {
         if !progressive(key) {
             return None;
         }
-        let raw = self.msg.get(self.string_at + 1..)?;
-        let valid = match std::str::from_utf8(raw) {
+        let raw = self.msg.get(self.string_at + self.lex.quote_width()..)?;
+        let raw = if self.lex.straightened() {
+            straighten(raw)
+        } else {
+            raw.into()
+        };
+        let valid = match std::str::from_utf8(&raw) {
             Ok(text) => text,
             Err(e) => std::str::from_utf8(raw.get(..e.valid_up_to())?).ok()?,
         };
@@ -720,6 +737,23 @@ enum Step {
 }
 
 /// `</a2ui-json>` (any case, white space before `>`) at the start of `p`.
+/// Whether `bytes` end inside a string, counting straight quotes only.
+fn in_straight_string(bytes: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(q) = bytes
+        .get(from..)
+        .and_then(|rest| memchr::memchr(b'"', rest))
+    {
+        let start = from + q + 1;
+        let mut escaped = false;
+        match string_end(bytes.get(start..).unwrap_or_default(), &mut escaped) {
+            Some(end) => from = start + end + 1,
+            None => return true,
+        }
+    }
+    false
+}
+
 fn close_tag(p: &[u8]) -> Class {
     framing::tag_at(p, Act::CloseBlock, framing::Dialect::Lenient)
 }

@@ -209,7 +209,8 @@ fn strip_fences(block: &str) -> &str {
 /// # Ok::<(), a2ui_stream::official::legacy::response::ResponseError>(())
 /// ```
 pub fn parse_and_fix(payload: &str) -> Result<Vec<Value>, ResponseError> {
-    let normalized = normalize_smart_quotes(payload);
+    let normalized =
+        String::from_utf8_lossy(&crate::scan::straighten(payload.as_bytes())).into_owned();
     match parse_list(&normalized) {
         Ok(list) => Ok(list),
         Err(_) => parse_list(&remove_trailing_commas(&normalized)),
@@ -225,17 +226,6 @@ fn parse_list(payload: &str) -> Result<Vec<Value>, ResponseError> {
             format!("Failed to parse JSON: {e}"),
         )),
     }
-}
-
-/// Replaces curly double quotes with `"` and curly single quotes with `'`, everywhere.
-fn normalize_smart_quotes(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\u{201C}' | '\u{201D}' => '"',
-            '\u{2018}' | '\u{2019}' => '\'',
-            c => c,
-        })
-        .collect()
 }
 
 /// Drops every comma that is followed (after optional whitespace) by `]` or `}`, outside
@@ -305,7 +295,10 @@ mod tests {
 
     #[test]
     fn smart_quotes_become_plain_ones() {
-        assert_eq!(normalize_smart_quotes("“a” ‘b’"), "\"a\" 'b'");
+        assert_eq!(
+            &*crate::scan::straighten("“a” ‘b’".as_bytes()),
+            b"\"a\" 'b'"
+        );
     }
 
     #[test]

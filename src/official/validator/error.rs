@@ -143,9 +143,12 @@ impl ValidationError {
     /// Why validation failed.
     ///
     /// ```
-    /// use a2ui_stream::official::validator::check_depth_and_paths;
-    /// let err = check_depth_and_paths(&serde_json::json!({"path": "/a/~2"})).unwrap_err();
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// let update = serde_json::json!([{"version": "v0.9",
+    ///     "updateDataModel": {"surfaceId": "s", "path": "/a/~2", "value": 1}}]);
+    /// let err = Catalog::builtin(Version::V09).validator()?.validate(&update).unwrap_err();
     /// assert_eq!(err.message(), "Invalid path syntax: '/a/~2'");
+    /// # Ok::<(), a2ui_stream::official::validator::ValidationError>(())
     /// ```
     pub fn message(&self) -> &str {
         &self.message

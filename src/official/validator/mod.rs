@@ -88,8 +88,9 @@ use error::ValidationErrorKind as ErrorKind;
 use free::Plain;
 #[cfg(feature = "legacy")]
 pub(crate) use free::{Likeness, Slot};
+#[cfg(test)]
+pub(crate) use paths::check_depth_and_paths;
 use paths::{Keys, traverse};
-pub use paths::{check_depth_and_paths, is_valid_data_path};
 pub use rejoin::rejoin;
 #[cfg(test)]
 use topology::analyze_topology;
@@ -98,27 +99,9 @@ use topology::id_of;
 use topology::{check_components, check_topology, find_root_id};
 
 /// How deep components may nest, and how deep any message may be, before validation fails.
-///
-/// ```
-/// use a2ui_stream::official::validator::{check_depth_and_paths, MAX_GLOBAL_DEPTH};
-/// use serde_json::json;
-/// let nested = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!({"a": inner}));
-/// assert!(check_depth_and_paths(&nested(MAX_GLOBAL_DEPTH)).is_ok());
-/// let err = check_depth_and_paths(&nested(MAX_GLOBAL_DEPTH + 1)).unwrap_err();
-/// assert_eq!(err.message(), "Global recursion limit exceeded: Depth > 50");
-/// ```
-pub const MAX_GLOBAL_DEPTH: usize = 50;
+pub(crate) const MAX_GLOBAL_DEPTH: usize = 50;
 /// How deeply `functionCall`s may nest inside each other's `args`.
-///
-/// ```
-/// use a2ui_stream::official::validator::{check_depth_and_paths, MAX_FUNC_CALL_DEPTH};
-/// use serde_json::json;
-/// let calls = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!({"call": "f", "args": {"x": inner}}));
-/// assert!(check_depth_and_paths(&calls(MAX_FUNC_CALL_DEPTH)).is_ok());
-/// let err = check_depth_and_paths(&calls(MAX_FUNC_CALL_DEPTH + 1)).unwrap_err();
-/// assert_eq!(err.message(), "Recursion limit exceeded: functionCall depth > 5");
-/// ```
-pub const MAX_FUNC_CALL_DEPTH: usize = 5;
+pub(crate) const MAX_FUNC_CALL_DEPTH: usize = 5;
 
 const DEFAULT_ROOT: &str = "root";
 const DEFAULT_BASE: &str = "https://a2ui.org/";

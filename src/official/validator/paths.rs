@@ -8,15 +8,7 @@ use crate::official::catalog::Version;
 
 /// Whether `path` is acceptable as a data path: absolute (`/a/b`) or relative (`a/b`), where
 /// every `~` is an escape `~0` or `~1` as in JSON Pointer.
-///
-/// ```
-/// use a2ui_stream::official::validator::is_valid_data_path;
-/// assert!(is_valid_data_path("/items/0/name"));
-/// assert!(is_valid_data_path("name"));
-/// assert!(is_valid_data_path("/a~1b"));
-/// assert!(!is_valid_data_path("/invalid/escape/~2"));
-/// ```
-pub fn is_valid_data_path(path: &str) -> bool {
+fn is_valid_data_path(path: &str) -> bool {
     let bytes = path.as_bytes();
     bytes
         .iter()
@@ -27,16 +19,8 @@ pub fn is_valid_data_path(path: &str) -> bool {
 /// Checks one message for nesting deeper than [`MAX_GLOBAL_DEPTH`], `functionCall`s (objects
 /// with `call` and `args`) nested deeper than [`MAX_FUNC_CALL_DEPTH`], and `path` strings that
 /// are not valid data paths.
-///
-/// ```
-/// use a2ui_stream::official::validator::check_depth_and_paths;
-/// use serde_json::json;
-/// assert!(check_depth_and_paths(&json!({"text": {"path": "/ok"}})).is_ok());
-/// let mut deep = json!({});
-/// for _ in 0..60 { deep = json!({"next": deep}); }
-/// assert!(check_depth_and_paths(&deep).unwrap_err().message().starts_with("Global recursion limit exceeded"));
-/// ```
-pub fn check_depth_and_paths(message: &Value) -> Result<(), ValidationError> {
+#[cfg(test)]
+pub(crate) fn check_depth_and_paths(message: &Value) -> Result<(), ValidationError> {
     traverse(message, 0, 0, Keys::Plain)
 }
 
