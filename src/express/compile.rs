@@ -188,7 +188,7 @@ impl<'c> Compiler<'c> {
     /// variable is then a definition.
     fn is_definition_call(&self, call: &Call) -> bool {
         self.catalogs.get(self.current_catalog()).is_some_and(|c| {
-            c.component_schema(&call.callee.text).is_none() && is_function(c, &call.callee.text)
+            c.component(&call.callee.text).is_none() && is_function(c, &call.callee.text)
         })
     }
 
@@ -545,7 +545,7 @@ struct Builder<'s> {
 
 impl<'s> Builder<'s> {
     fn is_component(&self, name: &str) -> bool {
-        self.catalog.component_schema(name).is_some()
+        self.catalog.component(name).is_some()
     }
 
     fn catalog_name(&self) -> String {

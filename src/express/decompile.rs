@@ -287,7 +287,7 @@ impl Member {
 
     fn defined_in(self, catalog: &Catalog, name: &str) -> bool {
         match self {
-            Member::Component => catalog.component_schema(name).is_some(),
+            Member::Component => catalog.component(name).is_some(),
             Member::Function => catalog.function_schema(name).is_some(),
         }
     }

@@ -319,7 +319,7 @@ fn heading(title: &str, catalog_id: Option<&str>) -> String {
 fn components_section(catalog: &Catalog, catalog_id: Option<&str>) -> String {
     let entries: Vec<String> = signature::components(catalog)
         .iter()
-        .map(|s| entry(s, catalog.component_schema(&s.name), None))
+        .map(|s| entry(s, catalog.component(&s.name).map(|c| &c.schema), None))
         .collect();
     let body = if entries.is_empty() {
         "None.".to_owned()

@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::official::catalog::{Catalog, RefKind, pointer_segment};
+use crate::official::catalog::{Catalog, pointer_segment};
 
 /// Properties that are never parameters: they are the envelope's, not the component's.
 const STRUCTURAL: [&str; 3] = ["component", "id", "catalogId"];
@@ -352,10 +352,13 @@ fn declared<'c>(
 
 /// What property `prop` of `component` holds.
 fn kind_of(catalog: &Catalog, component: &str, prop: &str, schema: &Value) -> ParamKind {
-    match catalog.ref_kind(component, prop) {
-        Some(RefKind::Single) => return ParamKind::Child,
-        Some(RefKind::List) => return ParamKind::Children,
-        None => {}
+    if let Some(info) = catalog.component(component) {
+        if info.single_refs.contains(prop) {
+            return ParamKind::Child;
+        }
+        if info.list_refs.contains(prop) {
+            return ParamKind::Children;
+        }
     }
     let target = schema.get("$ref").and_then(Value::as_str).unwrap_or("");
     let name = target.rsplit('/').next().unwrap_or("");
