@@ -111,6 +111,16 @@ impl<K> Error<K> {
         self.offset.get_or_insert(offset);
         self
     }
+
+    #[cfg(feature = "express")]
+    /// This error with its offset moved `by` bytes on (an offset in a block made one in the
+    /// response).
+    pub(crate) fn shifted(mut self, by: u64) -> Self {
+        if let Some(offset) = self.offset.as_mut() {
+            *offset = offset.saturating_add(by);
+        }
+        self
+    }
 }
 
 impl<K: Copy> Error<K> {

@@ -21,10 +21,36 @@ pub(crate) const OPEN_TAG: &str = "<a2ui-json>";
 #[cfg(feature = "legacy")]
 /// The closing tag as the official SDK writes and reads it.
 pub(crate) const CLOSE_TAG: &str = "</a2ui-json>";
-/// The opening tag's name, compared case-insensitively.
-const OPEN: &[u8] = b"<a2ui-json";
-/// The closing tag's start, compared case-insensitively.
-const CLOSE: &[u8] = b"</a2ui-json";
+/// Which tags frame a block: the direct-JSON format's `<a2ui-json>` or Express's `<a2ui>`, read
+/// the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// `<a2ui-json>` and `</a2ui-json>`.
+    Json,
+    #[cfg(feature = "express")]
+    /// `<a2ui>` and `</a2ui>`.
+    Express,
+}
+
+impl Tag {
+    /// The opening tag's name, compared case-insensitively.
+    fn open(self) -> &'static [u8] {
+        match self {
+            Tag::Json => b"<a2ui-json",
+            #[cfg(feature = "express")]
+            Tag::Express => b"<a2ui",
+        }
+    }
+
+    /// The closing tag's start, compared case-insensitively.
+    fn close(self) -> &'static [u8] {
+        match self {
+            Tag::Json => b"</a2ui-json",
+            #[cfg(feature = "express")]
+            Tag::Express => b"</a2ui",
+        }
+    }
+}
 /// The legacy delimiter: everything after it is JSON.
 const DELIMITER: &[u8] = b"---a2ui_json---";
 const FENCE: &[u8] = b"```";
@@ -87,11 +113,17 @@ struct Cur<'a> {
     p: &'a [u8],
     i: usize,
     dialect: Dialect,
+    tag: Tag,
 }
 
 impl<'a> Cur<'a> {
     fn new(p: &'a [u8], dialect: Dialect) -> Self {
-        Cur { p, i: 0, dialect }
+        Cur {
+            p,
+            i: 0,
+            dialect,
+            tag: Tag::Json,
+        }
     }
 
     /// Matches `lit`, case-insensitively in the lenient dialect.
@@ -150,9 +182,10 @@ macro_rules! step {
     };
 }
 
-/// `<a2ui-json` followed by `>` or whitespace; `then` is the act for a bare `>`.
+/// `<a2ui-json` (or the [`Tag`]'s name) followed by `>` or whitespace; `then` is the act for a
+/// bare `>`.
 fn open_tag(c: &mut Cur<'_>, eof: bool, then: Act) -> Class {
-    step!(c.lit(OPEN), eof);
+    step!(c.lit(c.tag.open()), eof);
     match c.peek() {
         None => more(eof),
         Some(b'>') => Class::Match(c.i + 1, then),
@@ -165,7 +198,7 @@ fn open_tag(c: &mut Cur<'_>, eof: bool, then: Act) -> Class {
 
 /// `</a2ui-json` and optional whitespace and `>`.
 fn close_tag(c: &mut Cur<'_>, eof: bool) -> Class {
-    step!(c.lit(CLOSE), eof);
+    step!(c.lit(c.tag.close()), eof);
     let gap = match c.dialect {
         Dialect::Lenient => MAX_GAP,
         Dialect::Exact => 0,
@@ -275,11 +308,12 @@ pub(crate) fn resync(p: &[u8], eof: bool) -> Class {
 }
 
 #[cfg(feature = "official")]
-/// The tag `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) at the start of `probe`, read in
+/// The `tag` `want` ([`Act::OpenBlock`] or [`Act::CloseBlock`]) at the start of `probe`, read in
 /// `dialect`; [`Class::Partial`] when the probe ends inside what may still be it. An opening tag
 /// with attributes is [`Act::OpenTagAttributes`] (its `>` is the caller's to find).
-pub(crate) fn tag_at(probe: &[u8], want: Act, dialect: Dialect) -> Class {
+pub(crate) fn tag_at(probe: &[u8], want: Act, dialect: Dialect, tag: Tag) -> Class {
     let mut c = Cur::new(probe, dialect);
+    c.tag = tag;
     match want {
         Act::CloseBlock => close_tag(&mut c, false),
         _ => open_tag(&mut c, false, Act::OpenBlock),
@@ -294,7 +328,7 @@ pub(crate) fn find_tag(text: &[u8], want: Act, dialect: Dialect) -> Option<(usiz
     let mut from = 0;
     while let Some(k) = text.get(from..).and_then(|rest| find_byte(b'<', rest)) {
         let at = from + k;
-        match tag_at(text.get(at..).unwrap_or_default(), want, dialect) {
+        match tag_at(text.get(at..).unwrap_or_default(), want, dialect, Tag::Json) {
             Class::No => from = at + 1,
             class => return Some((at, class)),
         }

@@ -150,7 +150,10 @@ pub(crate) fn compile_block(
 }
 
 /// Checks the messages against the validator of the catalog each belongs to.
-fn validate(messages: &[(Value, usize)], catalogs: &[Catalog]) -> Result<(), ExpressError> {
+pub(crate) fn validate(
+    messages: &[(Value, usize)],
+    catalogs: &[Catalog],
+) -> Result<(), ExpressError> {
     for (index, catalog) in catalogs.iter().enumerate() {
         let mine: Vec<Value> = messages
             .iter()

@@ -148,6 +148,11 @@ impl<'c> Compiler<'c> {
         self.version
     }
 
+    /// The `catalogId` of catalog `index`, if it has one.
+    pub(crate) fn catalog_id(&self, index: usize) -> Option<&'c str> {
+        self.catalogs.get(index).and_then(Catalog::catalog_id)
+    }
+
     /// The scopes opened so far, by index.
     pub(crate) fn scopes(&self) -> &[Scope] {
         &self.scopes

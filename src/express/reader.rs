@@ -230,22 +230,61 @@ impl StatementReader {
         chunk: &[u8],
         out: &mut Vec<Result<StatementText, ExpressError>>,
     ) {
+        self.read(chunk, false, out);
+    }
+
+    /// Reads `chunk` as [`feed_into`](Self::feed_into) does; with `stop_at_marks`, stops before
+    /// a `<` or `` ` `` that stands between tokens (not in a string or comment), which may begin
+    /// a block's close tag or a code fence: what it is is the caller's to tell. Returns how many
+    /// bytes were read.
+    pub(crate) fn read(
+        &mut self,
+        chunk: &[u8],
+        stop_at_marks: bool,
+        out: &mut Vec<Result<StatementText, ExpressError>>,
+    ) -> usize {
         let mut cursor = Cursor { chunk, out };
         self.run_from = 0;
         let mut i = 0;
         while i < chunk.len() {
             i = self.skip_plain(chunk, i);
             let Some(&byte) = chunk.get(i) else { break };
+            if stop_at_marks && matches!(byte, b'<' | b'`') && self.between_tokens() {
+                break;
+            }
             self.step(byte, i, &mut cursor);
             i += 1;
         }
+        let read = i.min(chunk.len());
         if self.phase != Phase::Between {
-            if let Some(rest) = chunk.get(self.run_from..) {
+            if let Some(rest) = chunk.get(self.run_from..read) {
                 self.held.extend_from_slice(rest);
             }
         }
-        self.base += chunk.len() as u64;
+        self.base += read as u64;
         self.run_from = 0;
+        read
+    }
+
+    /// Passes over `n` bytes that vanish from the text (a code fence), as white space would.
+    pub(crate) fn skip(&mut self, n: usize) {
+        self.base += n as u64;
+    }
+
+    /// Whether the next byte stands outside strings and comments.
+    fn between_tokens(&self) -> bool {
+        !matches!(
+            self.lex,
+            Lex::LineComment
+                | Lex::BlockComment { .. }
+                | Lex::Quoted(
+                    StringPart::Opened { .. }
+                        | StringPart::Standard { .. }
+                        | StringPart::Raw
+                        | StringPart::Triple { .. }
+                        | StringPart::RawTriple { .. }
+                )
+        )
     }
 
     /// Ends the text: hands out the statement still open, if any, and readies the reader for

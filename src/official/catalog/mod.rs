@@ -415,8 +415,8 @@ mod tests {
             "trigger": {"$ref": "common_types.json#/$defs/Child"},
             "content": {"$ref": "common_types.json#/$defs/Child"}}}}});
         let c = Catalog::new(Version::V10, Value::Null, modal, json!({}));
-        assert_eq!(c.ref_kind("Modal", "trigger"), Some(RefKind::Single));
-        assert_eq!(c.ref_kind("Modal", "content"), Some(RefKind::Single));
+        let modal = c.component("Modal").unwrap();
+        assert!(modal.single_refs.contains("trigger") && modal.single_refs.contains("content"));
     }
 
     #[test]

@@ -755,7 +755,12 @@ fn in_straight_string(bytes: &[u8]) -> bool {
 }
 
 fn close_tag(p: &[u8]) -> Class {
-    framing::tag_at(p, Act::CloseBlock, framing::Dialect::Lenient)
+    framing::tag_at(
+        p,
+        Act::CloseBlock,
+        framing::Dialect::Lenient,
+        framing::Tag::Json,
+    )
 }
 
 fn shown(b: u8) -> String {

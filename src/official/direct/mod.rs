@@ -55,7 +55,7 @@
 mod block;
 mod emit;
 mod response;
-mod text;
+pub(crate) mod text;
 
 use std::collections::HashSet;
 use std::marker::PhantomData;
@@ -300,7 +300,7 @@ impl<M> DirectJsonParser<M> {
                 };
                 continue;
             }
-            match text::open_tag(rest.as_bytes()) {
+            match text::open_tag(rest.as_bytes(), crate::framing::Tag::Json) {
                 Some((pos, Some(len))) => {
                     if let Some(t) = rest.get(..pos).and_then(|t| self.run.take(t)) {
                         parts.push(Part::Text(t));

@@ -78,7 +78,10 @@ pub fn unwrap(content: &str) -> Vec<RawPart> {
     let mut parts = Vec::new();
     let bytes = content.as_bytes();
     let mut i = 0;
-    while let Some((pos, Some(len))) = bytes.get(i..).and_then(text::open_tag) {
+    while let Some((pos, Some(len))) = bytes
+        .get(i..)
+        .and_then(|rest| text::open_tag(rest, crate::framing::Tag::Json))
+    {
         let open = i + pos;
         add_text(&mut parts, content.get(i..open).unwrap_or_default());
         let body = open + len;

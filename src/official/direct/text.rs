@@ -3,16 +3,16 @@
 //! ends) and less a tail that may begin an open tag (held for the next chunk).
 
 use crate::find::find_byte;
-use crate::framing::{self, Act, Class, Dialect};
+use crate::framing::{self, Act, Class, Dialect, Tag};
 
-/// Where an open tag is in `text`: its offset and length, or the offset of a possible start of
+/// Where an open `tag` is in `text`: its offset and length, or the offset of a possible start of
 /// one that the end of `text` cut (with length `None`).
-pub(super) fn open_tag(text: &[u8]) -> Option<(usize, Option<usize>)> {
+pub(crate) fn open_tag(text: &[u8], tag: Tag) -> Option<(usize, Option<usize>)> {
     let mut from = 0;
     while let Some(k) = text.get(from..).and_then(|rest| find_byte(b'<', rest)) {
         let at = from + k;
         let rest = text.get(at..).unwrap_or_default();
-        match framing::tag_at(rest, Act::OpenBlock, Dialect::Lenient) {
+        match framing::tag_at(rest, Act::OpenBlock, Dialect::Lenient, tag) {
             Class::Match(len, Act::OpenTagAttributes) => {
                 // Attributes run to the first `>`.
                 return match rest.get(len..).and_then(|attrs| find_byte(b'>', attrs)) {
@@ -30,7 +30,7 @@ pub(super) fn open_tag(text: &[u8]) -> Option<(usize, Option<usize>)> {
 
 /// The run of text between blocks.
 #[derive(Debug, Default)]
-pub(super) struct Run {
+pub(crate) struct Run {
     /// Text was handed on since the last block.
     started: bool,
     /// White space held after the last text handed on.
@@ -39,13 +39,13 @@ pub(super) struct Run {
 
 impl Run {
     /// A block begins: the next text starts a new run.
-    pub(super) fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.started = false;
         self.space.clear();
     }
 
     /// The part of `text` to hand on now, if any.
-    pub(super) fn take(&mut self, text: &str) -> Option<String> {
+    pub(crate) fn take(&mut self, text: &str) -> Option<String> {
         let lead = if self.started {
             text
         } else {
@@ -88,11 +88,17 @@ mod tests {
 
     #[test]
     fn open_tags_with_attributes_and_cut_ones_are_found() {
-        assert_eq!(open_tag(b"a <b> <a2ui-json>"), Some((6, Some(11))));
-        assert_eq!(open_tag(b"<A2UI-JSON v=\"1\">["), Some((0, Some(17))));
-        assert_eq!(open_tag(b"x <a2ui"), Some((2, None)));
-        assert_eq!(open_tag(b"x <a2ui-json v=1"), Some((2, None)));
-        assert_eq!(open_tag(b"x <a2ui-jsonx>"), None);
-        assert_eq!(open_tag(b"1 < 2"), None);
+        assert_eq!(
+            open_tag(b"a <b> <a2ui-json>", Tag::Json),
+            Some((6, Some(11)))
+        );
+        assert_eq!(
+            open_tag(b"<A2UI-JSON v=\"1\">[", Tag::Json),
+            Some((0, Some(17)))
+        );
+        assert_eq!(open_tag(b"x <a2ui", Tag::Json), Some((2, None)));
+        assert_eq!(open_tag(b"x <a2ui-json v=1", Tag::Json), Some((2, None)));
+        assert_eq!(open_tag(b"x <a2ui-jsonx>", Tag::Json), None);
+        assert_eq!(open_tag(b"1 < 2", Tag::Json), None);
     }
 }

@@ -1,0 +1,499 @@
+//! Streaming a model's response written in Express: the text around `<a2ui>` blocks, and each
+//! statement of a block compiled the moment it ends, its messages handed out at once.
+//!
+//! A statement becomes standalone messages: a component (and the components written inline in
+//! it) an `updateComponents` of its surface, a data assignment an `updateDataModel` at its
+//! path, `deleteSurface(...)` and a call the messages they stand for. A surface the block
+//! creates (one whose components include `root`) goes out as a `createSurface` of its own when
+//! `root` is read, before the messages of its statements, which wait for it until then; those
+//! of a surface that is only updated (`surface(..., update=true)`, or a block of data
+//! assignments) go out as they come, or at the close tag when the block turns out to create
+//! nothing. At the close tag the whole block is checked as [`compile`](super::compile) checks it.
+//!
+//! Each byte is read once: the [statement reader](super::reader) finds where statements end
+//! and stops only at a `<` or `` ` `` outside strings and comments, which this module tells
+//! apart (the close tag, a code fence, or a stray byte for the parser to report).
+
+use serde_json::{Map, Value, json};
+
+use super::block::{self, CompileOptions};
+use super::compile::{self, Compiler, Output};
+use super::parse;
+use super::reader::{StatementReader, StatementText};
+use super::{ExpressError, ExpressErrorKind};
+use crate::framing::{self, Act, Class, Dialect, Tag};
+use crate::official::catalog::Catalog;
+use crate::official::direct::Part;
+use crate::official::direct::text::{Run, open_tag};
+
+/// Longest info string after a code fence's three backticks.
+const MAX_FENCE_LANG: usize = 32;
+
+/// Streams a response written in A2UI Express: conversational text, and the messages each
+/// statement of an `<a2ui>` block compiles to, the moment the statement ends. It takes chunks and
+/// finishes as the crate's other parsers do ([`feed`](ExpressParser::feed) and
+/// [`finish`](ExpressParser::finish)); see the [module documentation](self) for what goes out
+/// when.
+///
+/// ```
+/// use a2ui_stream::express::{CompileOptions, ExpressParser};
+/// use a2ui_stream::official::catalog::{Catalog, Version};
+/// use a2ui_stream::official::direct::Part;
+///
+/// let catalogs = [Catalog::builtin(Version::V09)];
+/// let mut parser = ExpressParser::new(&catalogs, CompileOptions::default().with_surface_id("main"))?;
+/// let mut parts = parser.feed("Here you go.\n<a2ui>\nroot = Column([title])\ntitle = Text(\"Hel");
+/// // `root` is read: the surface and its first component are out before the block ends.
+/// let Some(Ok(Part::A2ui(first))) = parts.pop() else { panic!() };
+/// assert_eq!(first[0]["createSurface"]["surfaceId"], "main");
+/// assert_eq!(first[1]["updateComponents"]["components"][0]["id"], "root");
+/// let parts = parser.feed("lo\")\n</a2ui>\nEnjoy.");
+/// let Ok(Part::A2ui(next)) = &parts[0] else { panic!() };
+/// assert_eq!(next[0]["updateComponents"]["components"][0]["text"], "Hello");
+/// assert_eq!(parts[1], Ok(Part::Text("Enjoy.".into())));
+/// assert!(parser.finish().is_empty());
+/// # Ok::<(), a2ui_stream::express::ExpressError>(())
+/// ```
+#[derive(Debug)]
+pub struct ExpressParser<'c> {
+    catalogs: &'c [Catalog],
+    options: CompileOptions,
+    /// Whether blocks are framed by tags (else the whole response is one block).
+    wrapped: bool,
+    block: Option<Block<'c>>,
+    /// Bytes held back from the last chunk: a possible tag or fence start.
+    held: String,
+    run: Run,
+    /// Bytes of the response taken so far.
+    fed: u64,
+}
+
+/// What happened to the messages of a surface so far.
+#[derive(Debug)]
+enum Shown {
+    /// The surface may still be created (by `root`): its messages wait.
+    Waiting(Vec<Value>),
+    /// Created, or only updated: its messages go out as they come.
+    Live,
+}
+
+/// One block being read.
+#[derive(Debug)]
+struct Block<'c> {
+    reader: StatementReader,
+    compiler: Compiler<'c>,
+    /// Where the payload starts in the response.
+    at: u64,
+    /// Everything compiled so far, for the check of the whole block at its end.
+    outputs: Vec<Output>,
+    /// Per surface of the block (by scope index).
+    shown: Vec<Shown>,
+    /// Statements read.
+    statements: usize,
+}
+
+/// A code fence at the start of a probe.
+enum Fence {
+    /// Its length, info string included: bytes that vanish.
+    Is(usize),
+    /// The probe ends inside what may still be one.
+    Partial,
+    /// Not a fence.
+    No,
+}
+
+fn fence(probe: &[u8]) -> Fence {
+    let ticks = probe.iter().take(3).take_while(|&&b| b == b'`').count();
+    if ticks < 3 {
+        return if ticks == probe.len() {
+            Fence::Partial
+        } else {
+            Fence::No
+        };
+    }
+    let lang = probe
+        .iter()
+        .skip(3)
+        .take(MAX_FENCE_LANG)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
+        .count();
+    if 3 + lang == probe.len() && lang < MAX_FENCE_LANG {
+        Fence::Partial
+    } else {
+        Fence::Is(3 + lang)
+    }
+}
+
+/// Messages ready, and errors in their place, in the order they came.
+#[derive(Default)]
+struct Out {
+    parts: Vec<Result<Part, ExpressError>>,
+    messages: Vec<Value>,
+}
+
+impl Out {
+    fn error(&mut self, error: ExpressError) {
+        self.flush();
+        self.parts.push(Err(error));
+    }
+
+    fn text(&mut self, text: String) {
+        self.flush();
+        self.parts.push(Ok(Part::Text(text)));
+    }
+
+    fn flush(&mut self) {
+        if !self.messages.is_empty() {
+            self.parts
+                .push(Ok(Part::A2ui(std::mem::take(&mut self.messages))));
+        }
+    }
+
+    fn done(mut self) -> Vec<Result<Part, ExpressError>> {
+        self.flush();
+        self.parts
+    }
+}
+
+impl<'c> ExpressParser<'c> {
+    /// A parser for responses written against `catalogs` (the first is the one a surface uses
+    /// unless `surface("id", "catalogId")` names another), compiled as `options` say.
+    ///
+    /// Errors when there is no catalog, or the version is v0.8 (Express compiles to v0.9 and
+    /// v1.0).
+    ///
+    /// ```
+    /// use a2ui_stream::express::{CompileOptions, ExpressParser};
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// assert!(ExpressParser::new(&[], CompileOptions::default()).is_err());
+    /// assert!(ExpressParser::new(&[Catalog::builtin(Version::V08)], CompileOptions::default()).is_err());
+    /// ```
+    pub fn new(catalogs: &'c [Catalog], options: CompileOptions) -> Result<Self, ExpressError> {
+        Compiler::new(catalogs, options.version(), options.surface_id())?;
+        Ok(ExpressParser {
+            catalogs,
+            options,
+            wrapped: true,
+            block: None,
+            held: String::new(),
+            run: Run::default(),
+            fed: 0,
+        })
+    }
+
+    /// This parser reading the whole response as one block, with no tags around it.
+    ///
+    /// ```
+    /// use a2ui_stream::express::{CompileOptions, ExpressParser};
+    /// use a2ui_stream::official::catalog::{Catalog, Version};
+    /// use a2ui_stream::official::direct::Part;
+    /// let catalogs = [Catalog::builtin(Version::V10)];
+    /// let mut parser = ExpressParser::new(&catalogs, CompileOptions::default())?.unwrapped();
+    /// let mut parts = parser.feed("$/name = \"Ada\"\n");
+    /// parts.extend(parser.finish());
+    /// let Ok(Part::A2ui(messages)) = &parts[0] else { panic!() };
+    /// assert_eq!(messages[0]["updateDataModel"]["path"], "/name");
+    /// # Ok::<(), a2ui_stream::express::ExpressError>(())
+    /// ```
+    pub fn unwrapped(mut self) -> Self {
+        self.wrapped = false;
+        self.block = self.new_block(0).ok();
+        self
+    }
+
+    /// Reads the next chunk of the response: the text and messages it made ready, in order, and
+    /// an error in place of a statement that does not read or compile (the statements after it
+    /// still arrive).
+    pub fn feed(&mut self, chunk: &str) -> Vec<Result<Part, ExpressError>> {
+        let mut out = Out::default();
+        let joined;
+        let input: &str = if self.held.is_empty() {
+            chunk
+        } else {
+            joined = std::mem::take(&mut self.held) + chunk;
+            &joined
+        };
+        let base = self.fed.saturating_sub((input.len() - chunk.len()) as u64);
+        self.fed = self.fed.saturating_add(chunk.len() as u64);
+        let mut rest = input;
+        while !rest.is_empty() {
+            let at = base + (input.len() - rest.len()) as u64;
+            if self.block.is_some() {
+                rest = self.in_block(rest, at, &mut out);
+                continue;
+            }
+            match open_tag(rest.as_bytes(), Tag::Express) {
+                Some((pos, Some(len))) => {
+                    if let Some(t) = rest.get(..pos).and_then(|t| self.run.take(t)) {
+                        out.text(t);
+                    }
+                    self.run.reset();
+                    match self.new_block(at + (pos + len) as u64) {
+                        Ok(block) => self.block = Some(block),
+                        Err(e) => out.error(e),
+                    }
+                    rest = rest.get(pos + len..).unwrap_or_default();
+                }
+                found => {
+                    let hold = found.map_or(rest.len(), |(pos, _)| pos);
+                    if let Some(t) = rest.get(..hold).and_then(|t| self.run.take(t)) {
+                        out.text(t);
+                    }
+                    self.held = rest.get(hold..).unwrap_or_default().to_owned();
+                    rest = "";
+                }
+            }
+        }
+        out.done()
+    }
+
+    /// Ends the response: the statement still open is compiled, the text held back goes out,
+    /// and a block left open is closed there (an error too when blocks are framed by tags).
+    pub fn finish(&mut self) -> Vec<Result<Part, ExpressError>> {
+        let mut out = Out::default();
+        if let Some(block) = self.block.take() {
+            let held = std::mem::take(&mut self.held);
+            let mut block = block;
+            block.read_all(held.as_bytes(), &mut out);
+            let end = self.fed;
+            self.close(block, end, &mut out);
+            if self.wrapped {
+                out.error(ExpressError::of(
+                    ExpressErrorKind::Parse,
+                    Some(end),
+                    "the response ended inside an <a2ui> block",
+                ));
+            }
+        } else {
+            let held = std::mem::take(&mut self.held);
+            if let Some(t) = self.run.take(&held) {
+                out.text(t);
+            }
+        }
+        self.run.reset();
+        out.done()
+    }
+
+    fn new_block(&self, at: u64) -> Result<Block<'c>, ExpressError> {
+        Ok(Block {
+            reader: StatementReader::new(),
+            compiler: Compiler::new(
+                self.catalogs,
+                self.options.version(),
+                self.options.surface_id(),
+            )?,
+            at,
+            outputs: Vec::new(),
+            shown: Vec::new(),
+            statements: 0,
+        })
+    }
+
+    /// Block text from response offset `at`: statements read and compiled up to the close tag
+    /// (after which the block is checked whole and the text after it returned) or a possible
+    /// start of it, held for the next chunk.
+    fn in_block<'a>(&mut self, rest: &'a str, at: u64, out: &mut Out) -> &'a str {
+        let Some(block) = self.block.as_mut() else {
+            return "";
+        };
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        loop {
+            i += block.read(bytes.get(i..).unwrap_or_default(), true, out);
+            let Some(probe) = bytes.get(i..).filter(|p| !p.is_empty()) else {
+                return "";
+            };
+            if probe.first() == Some(&b'`') {
+                match fence(probe) {
+                    Fence::Is(len) => {
+                        block.reader.skip(len);
+                        i += len;
+                    }
+                    Fence::Partial => break,
+                    Fence::No => i += block.read(b"`", false, out),
+                }
+                continue;
+            }
+            match framing::tag_at(probe, Act::CloseBlock, Dialect::Lenient, Tag::Express) {
+                Class::Match(len, _) => {
+                    if let Some(block) = self.block.take() {
+                        self.close(block, at + i as u64, out);
+                    }
+                    return rest.get(i + len..).unwrap_or_default();
+                }
+                Class::Partial => break,
+                Class::No => i += block.read(b"<", false, out),
+            }
+        }
+        // A possible close tag or fence, cut by the end of the chunk.
+        self.held = rest.get(i..).unwrap_or_default().to_owned();
+        ""
+    }
+
+    /// The block ends at response offset `at`: its last statement is compiled, and the whole
+    /// block checked; the messages of surfaces it did not create go out.
+    fn close(&mut self, mut block: Block<'c>, at: u64, out: &mut Out) {
+        let mut last = Vec::new();
+        last.extend(block.reader.finish());
+        for statement in last {
+            block.statement(statement, out);
+        }
+        if block.statements == 0 {
+            out.error(ExpressError::of(
+                ExpressErrorKind::Parse,
+                Some(at),
+                "expected a statement: the block is empty",
+            ));
+            return;
+        }
+        let Block {
+            compiler,
+            outputs,
+            shown,
+            ..
+        } = block;
+        let whole = compile::assemble(
+            outputs,
+            compiler.scopes(),
+            compiler.version(),
+            self.catalogs,
+        )
+        .and_then(|messages| block::validate(&messages, self.catalogs));
+        match whole {
+            Ok(()) => {
+                for waiting in shown {
+                    if let Shown::Waiting(messages) = waiting {
+                        out.messages.extend(messages);
+                    }
+                }
+            }
+            Err(e) => out.error(e.at(at)),
+        }
+    }
+}
+
+impl<'c> Block<'c> {
+    /// Reads `bytes` (stopping before a possible tag or fence with `stop`): compiles the
+    /// statements they complete. Returns how many bytes were read.
+    fn read(&mut self, bytes: &[u8], stop: bool, out: &mut Out) -> usize {
+        let mut done = Vec::new();
+        let read = self.reader.read(bytes, stop, &mut done);
+        for statement in done {
+            self.statement(statement, out);
+        }
+        read
+    }
+
+    /// Reads all of `bytes` (the text held back at the end of the response).
+    fn read_all(&mut self, bytes: &[u8], out: &mut Out) {
+        self.read(bytes, false, out);
+    }
+
+    /// One statement read: parsed, compiled, its messages shown.
+    fn statement(&mut self, statement: Result<StatementText, ExpressError>, out: &mut Out) {
+        let compiled = statement.and_then(|text| {
+            self.statements += 1;
+            let statement = parse::statement(&text.text, text.offset)?;
+            self.compiler.learn(&statement);
+            self.compiler.statement(&statement)
+        });
+        match compiled {
+            Ok(outputs) => {
+                for output in outputs {
+                    self.show(&output, out);
+                    self.outputs.push(output);
+                }
+            }
+            Err(e) => out.error(e.shifted(self.at)),
+        }
+    }
+
+    /// The messages for one output, out now or waiting for their surface.
+    fn show(&mut self, output: &Output, out: &mut Out) {
+        let tag = self.compiler.version().message_tag();
+        let (scope, message, root) = match output {
+            Output::Opened(scope) => {
+                let update = self.compiler.scopes().get(*scope).is_some_and(|s| s.update);
+                let shown = if update {
+                    Shown::Live
+                } else {
+                    Shown::Waiting(Vec::new())
+                };
+                self.set_shown(*scope, shown);
+                return;
+            }
+            Output::Message { message, .. } => {
+                out.messages.push(message.clone());
+                return;
+            }
+            Output::Components { scope, components } => {
+                let root = components
+                    .iter()
+                    .any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
+                let message = json!({"version": tag, "updateComponents": {
+                    "surfaceId": self.surface_id(*scope),
+                    "components": components,
+                }});
+                (*scope, message, root)
+            }
+            Output::Data { scope, path, value } => {
+                let pointer = if path.starts_with('/') {
+                    path.clone()
+                } else {
+                    format!("/{path}")
+                };
+                let message = json!({"version": tag, "updateDataModel": {
+                    "surfaceId": self.surface_id(*scope),
+                    "path": pointer,
+                    "value": value,
+                }});
+                (*scope, message, false)
+            }
+        };
+        match self.shown.get_mut(scope) {
+            Some(Shown::Live) => out.messages.push(message),
+            Some(Shown::Waiting(waiting)) if root => {
+                let waiting = std::mem::take(waiting);
+                out.messages.push(self.create_surface(scope));
+                out.messages.extend(waiting);
+                out.messages.push(message);
+                self.set_shown(scope, Shown::Live);
+            }
+            Some(Shown::Waiting(waiting)) => waiting.push(message),
+            None => {
+                self.set_shown(scope, Shown::Waiting(vec![message]));
+            }
+        }
+    }
+
+    fn set_shown(&mut self, scope: usize, shown: Shown) {
+        while self.shown.len() <= scope {
+            self.shown.push(Shown::Waiting(Vec::new()));
+        }
+        if let Some(slot) = self.shown.get_mut(scope) {
+            *slot = shown;
+        }
+    }
+
+    fn surface_id(&self, scope: usize) -> &str {
+        self.compiler
+            .scopes()
+            .get(scope)
+            .map_or("", |s| s.surface_id.as_str())
+    }
+
+    /// The `createSurface` of surface `scope`, on its own.
+    fn create_surface(&self, scope: usize) -> Value {
+        let mut create = Map::new();
+        if let Some(scope) = self.compiler.scopes().get(scope) {
+            create.insert("surfaceId".to_owned(), json!(scope.surface_id));
+            if let Some(id) = self.compiler.catalog_id(scope.catalog) {
+                create.insert("catalogId".to_owned(), json!(id));
+            }
+            if let Some(send) = scope.send_data_model {
+                create.insert("sendDataModel".to_owned(), json!(send));
+            }
+        }
+        json!({"version": self.compiler.version().message_tag(), "createSurface": create})
+    }
+}
