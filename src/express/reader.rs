@@ -25,13 +25,45 @@ use memchr::{memchr, memchr2};
 use super::{ExpressError, ExpressErrorKind};
 
 /// One complete statement: its text, from its first byte to its last, comments inside it
-/// included, and the byte offset of that first byte in the whole input.
+/// included, and the byte offset of that first byte in the whole input. With
+/// [`StatementReader::split_lists`], also each item of a list a path is assigned, as it closes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StatementText {
-    /// Where the statement starts, counting from the first byte ever fed.
+    /// Where the statement (or item) starts, counting from the first byte ever fed.
     pub(crate) offset: u64,
-    /// The statement.
+    /// The statement (or item).
     pub(crate) text: String,
+    /// What the text is.
+    pub(crate) piece: Piece,
+}
+
+/// What a [`StatementText`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// A whole statement.
+    Whole,
+    /// Item `index` of the list that the statement still open assigns to `target` (a path).
+    Item {
+        /// The path assigned, as written (`$/items`).
+        target: String,
+        /// The item's index in the list.
+        index: usize,
+    },
+    /// A whole statement whose list went out item by item before it ended.
+    Split,
+}
+
+/// A list assigned to a path, read item by item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ListSplit {
+    /// The path assigned, as written.
+    target: String,
+    /// Where the item being read starts (after `[` or `,`).
+    item_start: u64,
+    /// The index of the item being read.
+    index: usize,
+    /// Whether a byte of the item being read is not white space or a comment.
+    nonblank: bool,
 }
 
 /// Splits streamed Express text into statements; see the [module documentation](self).
@@ -54,6 +86,12 @@ pub(crate) struct StatementReader {
     base: u64,
     /// From where in the chunk being read the open statement's bytes still have to be held.
     run_from: usize,
+    /// Whether lists assigned to paths are handed out item by item ([`Piece::Item`]).
+    split_lists: bool,
+    /// The open statement's first token is a path (`$/items = ...`).
+    path_target: bool,
+    /// The list of the open statement, read item by item.
+    list: Option<ListSplit>,
 }
 
 /// The lexical state between two bytes.
@@ -222,6 +260,15 @@ impl StatementReader {
         let mut out = Vec::new();
         self.feed_into(chunk, &mut out);
         out
+    }
+
+    /// A reader that hands out each item of a list assigned to a path as the item closes
+    /// ([`Piece::Item`]), then the whole statement as [`Piece::Split`].
+    pub(crate) fn splitting_lists() -> StatementReader {
+        StatementReader {
+            split_lists: true,
+            ..StatementReader::default()
+        }
     }
 
     /// [`feed`](Self::feed), appending to `out`.
@@ -514,6 +561,24 @@ impl StatementReader {
     /// Reads `byte` between tokens.
     fn code(&mut self, byte: u8, at: u64, i: usize, cursor: &mut Cursor<'_, '_>) {
         self.lex = Lex::Code;
+        if self.list.is_some() && self.depth >= 1 {
+            match byte {
+                b',' if self.depth == 1 => {
+                    self.item_done(at, cursor);
+                    if let Some(list) = self.list.as_mut() {
+                        list.item_start = at + 1;
+                    }
+                    return;
+                }
+                b']' if self.depth == 1 => self.item_done(at, cursor),
+                b' ' | b'\t' | b'\r' | b'\n' | b';' | b'#' | b'/' => {}
+                _ => {
+                    if let Some(list) = self.list.as_mut() {
+                        list.nonblank = true;
+                    }
+                }
+            }
+        }
         match byte {
             b' ' | b'\t' | b'\r' | b'\n' | b';' => {}
             b'#' => self.lex = Lex::LineComment,
@@ -571,12 +636,72 @@ impl StatementReader {
                 self.phase,
                 Phase::AfterTarget { callable: true } | Phase::AfterName
             );
+            let list =
+                self.split_lists && byte == b'[' && self.phase == Phase::Value && self.path_target;
             if !(calls && byte == b'(') {
                 self.begin(at, i, cursor);
+            }
+            if list {
+                let head = self.slice(self.start, at, cursor);
+                let head = String::from_utf8_lossy(&head);
+                let target = head.split('=').next().unwrap_or_default().trim().to_owned();
+                self.list = Some(ListSplit {
+                    target,
+                    item_start: at + 1,
+                    index: 0,
+                    nonblank: false,
+                });
             }
             self.phase = Phase::Nested;
         }
         self.depth += 1;
+    }
+
+    /// The open statement's bytes `[from, to)` (offsets in the whole input), from those held
+    /// and the chunk being read.
+    fn slice(&self, from: u64, to: u64, cursor: &Cursor<'_, '_>) -> Vec<u8> {
+        let mut all = self.held.clone();
+        let upto = usize::try_from(to.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        if let Some(run) = cursor
+            .chunk
+            .get(self.run_from..upto.min(cursor.chunk.len()))
+        {
+            all.extend_from_slice(run);
+        }
+        let lo = usize::try_from(from.saturating_sub(self.start)).unwrap_or(usize::MAX);
+        let hi = usize::try_from(to.saturating_sub(self.start)).unwrap_or(usize::MAX);
+        all.get(lo.min(all.len())..hi.min(all.len()))
+            .unwrap_or_default()
+            .to_vec()
+    }
+
+    /// The item of the split list that ends before `end` (a `,` or the list's `]`) is handed
+    /// out, if it holds anything.
+    fn item_done(&mut self, end: u64, cursor: &mut Cursor<'_, '_>) {
+        let Some(list) = self.list.as_ref() else {
+            return;
+        };
+        if !list.nonblank {
+            return;
+        }
+        let (from, target, index) = (list.item_start, list.target.clone(), list.index);
+        let bytes = self.slice(from, end, cursor);
+        cursor.out.push(match String::from_utf8(bytes) {
+            Ok(text) => Ok(StatementText {
+                offset: from,
+                text,
+                piece: Piece::Item { target, index },
+            }),
+            Err(err) => Err(ExpressError::of(
+                ExpressErrorKind::Parse,
+                Some(from + err.utf8_error().valid_up_to() as u64),
+                "the text is not UTF-8",
+            )),
+        });
+        if let Some(list) = self.list.as_mut() {
+            list.index += 1;
+            list.nonblank = false;
+        }
     }
 
     /// A byte no rule admits at bracket depth 0: a statement of its own.
@@ -637,7 +762,10 @@ impl StatementReader {
         }
         let next = match (self.phase, token) {
             (Phase::Head, Token::Word) => Phase::AfterTarget { callable: true },
-            (Phase::Head, Token::Path) => Phase::AfterTarget { callable: false },
+            (Phase::Head, Token::Path) => {
+                self.path_target = true;
+                Phase::AfterTarget { callable: false }
+            }
             (Phase::Head | Phase::Value, Token::Check) | (Phase::Value, Token::Word) => {
                 Phase::AfterName
             }
@@ -661,7 +789,15 @@ impl StatementReader {
         let bytes = std::mem::take(&mut self.held);
         let offset = self.start;
         cursor.out.push(match String::from_utf8(bytes) {
-            Ok(text) => Ok(StatementText { offset, text }),
+            Ok(text) => Ok(StatementText {
+                offset,
+                text,
+                piece: if self.list.take().is_some_and(|l| l.index > 0) {
+                    Piece::Split
+                } else {
+                    Piece::Whole
+                },
+            }),
             Err(err) => Err(ExpressError::of(
                 ExpressErrorKind::Parse,
                 Some(offset + err.utf8_error().valid_up_to() as u64),
@@ -670,6 +806,8 @@ impl StatementReader {
         });
         self.phase = Phase::Between;
         self.depth = 0;
+        self.path_target = false;
+        self.list = None;
     }
 }
 

@@ -19,8 +19,10 @@ use serde_json::{Map, Value, json};
 use super::block::{self, CompileOptions};
 use super::compile::{self, Compiler, Output};
 use super::parse;
-use super::reader::{StatementReader, StatementText};
+use super::reader::{Piece, StatementReader, StatementText};
 use super::{ExpressError, ExpressErrorKind};
+use std::ops::Range;
+
 use crate::framing::{self, Act, Class, Dialect, Tag};
 use crate::official::catalog::Catalog;
 use crate::official::direct::Part;
@@ -66,6 +68,8 @@ pub struct ExpressParser<'c> {
     run: Run,
     /// Bytes of the response taken so far.
     fed: u64,
+    /// The surfaces created so far, by earlier blocks.
+    created: Vec<String>,
 }
 
 /// What happened to the messages of a surface so far.
@@ -90,6 +94,11 @@ struct Block<'c> {
     shown: Vec<Shown>,
     /// Statements read.
     statements: usize,
+    /// An item of the list being split did not compile: the list goes out whole at its end.
+    list_failed: bool,
+    /// The surfaces created so far, in this block or before it: statements for them go out
+    /// as they come.
+    created: Vec<String>,
 }
 
 /// A code fence at the start of a probe.
@@ -102,10 +111,12 @@ enum Fence {
     No,
 }
 
-fn fence(probe: &[u8]) -> Fence {
+/// What `probe`, which starts with a backtick, is; with `eof` no byte comes after it, and a
+/// fence it ends inside is one.
+fn fence(probe: &[u8], eof: bool) -> Fence {
     let ticks = probe.iter().take(3).take_while(|&&b| b == b'`').count();
     if ticks < 3 {
-        return if ticks == probe.len() {
+        return if ticks == probe.len() && !eof {
             Fence::Partial
         } else {
             Fence::No
@@ -117,10 +128,63 @@ fn fence(probe: &[u8]) -> Fence {
         .take(MAX_FENCE_LANG)
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
         .count();
-    if 3 + lang == probe.len() && lang < MAX_FENCE_LANG {
+    if 3 + lang == probe.len() && lang < MAX_FENCE_LANG && !eof {
         Fence::Partial
     } else {
         Fence::Is(3 + lang)
+    }
+}
+
+/// Where [`read_block`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BlockEnd {
+    /// At the block's close tag, this many bytes long.
+    Close(usize),
+    /// Where the end of the bytes cut what may still be a close tag or a code fence.
+    Cut,
+    /// At the end of the bytes, the block still open.
+    Open,
+}
+
+/// Reads block text `bytes` with `reader` up to the block's close tag: the statements they
+/// complete go to `statements`, and the code fences that stand between tokens vanish (their
+/// places in `bytes` go to `fences`). A `<` or `` ` `` in a string or a comment is text; one
+/// between tokens that is neither a close tag nor a fence is a byte for the parser to report.
+/// With `eof` no byte comes after `bytes`: a fence the end cuts is one, a close tag it cuts is
+/// text.
+///
+/// Returns how many bytes were read (up to the close tag, or up to the cut) and where it
+/// stopped.
+pub(crate) fn read_block(
+    reader: &mut StatementReader,
+    bytes: &[u8],
+    eof: bool,
+    statements: &mut Vec<Result<StatementText, ExpressError>>,
+    fences: &mut Vec<Range<usize>>,
+) -> (usize, BlockEnd) {
+    let mut i = 0;
+    loop {
+        i += reader.read(bytes.get(i..).unwrap_or_default(), true, statements);
+        let Some(probe) = bytes.get(i..).filter(|p| !p.is_empty()) else {
+            return (i, BlockEnd::Open);
+        };
+        if probe.first() == Some(&b'`') {
+            match fence(probe, eof) {
+                Fence::Is(len) => {
+                    reader.skip(len);
+                    fences.push(i..i + len);
+                    i += len;
+                }
+                Fence::Partial => return (i, BlockEnd::Cut),
+                Fence::No => i += reader.read(b"`", false, statements),
+            }
+            continue;
+        }
+        match framing::tag_at(probe, Act::CloseBlock, Dialect::Lenient, Tag::Express) {
+            Class::Match(len, _) => return (i, BlockEnd::Close(len)),
+            Class::Partial if !eof => return (i, BlockEnd::Cut),
+            Class::Partial | Class::No => i += reader.read(b"<", false, statements),
+        }
     }
 }
 
@@ -178,6 +242,7 @@ impl<'c> ExpressParser<'c> {
             held: String::new(),
             run: Run::default(),
             fed: 0,
+            created: Vec::new(),
         })
     }
 
@@ -254,7 +319,7 @@ impl<'c> ExpressParser<'c> {
         if let Some(block) = self.block.take() {
             let held = std::mem::take(&mut self.held);
             let mut block = block;
-            block.read_all(held.as_bytes(), &mut out);
+            block.read(held.as_bytes(), true, &mut out);
             let end = self.fed;
             self.close(block, end, &mut out);
             if self.wrapped {
@@ -276,7 +341,7 @@ impl<'c> ExpressParser<'c> {
 
     fn new_block(&self, at: u64) -> Result<Block<'c>, ExpressError> {
         Ok(Block {
-            reader: StatementReader::new(),
+            reader: StatementReader::splitting_lists(),
             compiler: Compiler::new(
                 self.catalogs,
                 self.options.version(),
@@ -286,6 +351,8 @@ impl<'c> ExpressParser<'c> {
             outputs: Vec::new(),
             shown: Vec::new(),
             statements: 0,
+            list_failed: false,
+            created: self.created.clone(),
         })
     }
 
@@ -296,38 +363,20 @@ impl<'c> ExpressParser<'c> {
         let Some(block) = self.block.as_mut() else {
             return "";
         };
-        let bytes = rest.as_bytes();
-        let mut i = 0;
-        loop {
-            i += block.read(bytes.get(i..).unwrap_or_default(), true, out);
-            let Some(probe) = bytes.get(i..).filter(|p| !p.is_empty()) else {
-                return "";
-            };
-            if probe.first() == Some(&b'`') {
-                match fence(probe) {
-                    Fence::Is(len) => {
-                        block.reader.skip(len);
-                        i += len;
-                    }
-                    Fence::Partial => break,
-                    Fence::No => i += block.read(b"`", false, out),
+        match block.read(rest.as_bytes(), false, out) {
+            (i, BlockEnd::Close(len)) => {
+                if let Some(block) = self.block.take() {
+                    self.close(block, at + i as u64, out);
                 }
-                continue;
+                rest.get(i + len..).unwrap_or_default()
             }
-            match framing::tag_at(probe, Act::CloseBlock, Dialect::Lenient, Tag::Express) {
-                Class::Match(len, _) => {
-                    if let Some(block) = self.block.take() {
-                        self.close(block, at + i as u64, out);
-                    }
-                    return rest.get(i + len..).unwrap_or_default();
-                }
-                Class::Partial => break,
-                Class::No => i += block.read(b"<", false, out),
+            (i, BlockEnd::Cut) => {
+                // A possible close tag or fence, cut by the end of the chunk.
+                self.held = rest.get(i..).unwrap_or_default().to_owned();
+                ""
             }
+            (_, BlockEnd::Open) => "",
         }
-        // A possible close tag or fence, cut by the end of the chunk.
-        self.held = rest.get(i..).unwrap_or_default().to_owned();
-        ""
     }
 
     /// The block ends at response offset `at`: its last statement is compiled, and the whole
@@ -350,8 +399,10 @@ impl<'c> ExpressParser<'c> {
             compiler,
             outputs,
             shown,
+            created,
             ..
         } = block;
+        self.created = created;
         let whole = compile::assemble(
             outputs,
             compiler.scopes(),
@@ -373,38 +424,77 @@ impl<'c> ExpressParser<'c> {
 }
 
 impl<'c> Block<'c> {
-    /// Reads `bytes` (stopping before a possible tag or fence with `stop`): compiles the
-    /// statements they complete. Returns how many bytes were read.
-    fn read(&mut self, bytes: &[u8], stop: bool, out: &mut Out) -> usize {
+    /// Reads block text `bytes` as [`read_block`] does (`eof` at the end of the response), and
+    /// compiles the statements they complete.
+    fn read(&mut self, bytes: &[u8], eof: bool, out: &mut Out) -> (usize, BlockEnd) {
         let mut done = Vec::new();
-        let read = self.reader.read(bytes, stop, &mut done);
+        let read = read_block(&mut self.reader, bytes, eof, &mut done, &mut Vec::new());
         for statement in done {
             self.statement(statement, out);
         }
         read
     }
 
-    /// Reads all of `bytes` (the text held back at the end of the response).
-    fn read_all(&mut self, bytes: &[u8], out: &mut Out) {
-        self.read(bytes, false, out);
-    }
-
-    /// One statement read: parsed, compiled, its messages shown.
+    /// One statement (or list item) read: parsed, compiled, its messages shown.
     fn statement(&mut self, statement: Result<StatementText, ExpressError>, out: &mut Out) {
-        let compiled = statement.and_then(|text| {
-            self.statements += 1;
-            let statement = parse::statement(&text.text, text.offset)?;
+        let text = match statement {
+            Ok(text) => text,
+            Err(e) => return out.error(e.shifted(self.at)),
+        };
+        if let Piece::Item { target, index } = &text.piece {
+            return self.item(target, *index, &text, out);
+        }
+        self.statements += 1;
+        // A list that went out item by item is not shown again, unless an item failed.
+        let shown_whole = text.piece == Piece::Whole || self.list_failed;
+        self.list_failed = false;
+        let compiled = parse::statement(&text.text, text.offset).and_then(|statement| {
             self.compiler.learn(&statement);
             self.compiler.statement(&statement)
         });
         match compiled {
             Ok(outputs) => {
                 for output in outputs {
-                    self.show(&output, out);
+                    if shown_whole || !matches!(output, Output::Data { .. }) {
+                        self.show(&output, out);
+                    }
                     self.outputs.push(output);
                 }
             }
             Err(e) => out.error(e.shifted(self.at)),
+        }
+    }
+
+    /// Item `index` of the list assigned to `target`, shown at its own path (after the list set
+    /// empty, for the first): what the whole assignment leaves, a piece at a time. An item that
+    /// does not compile stops the split; the statement's own error comes at its end.
+    fn item(&mut self, target: &str, index: usize, text: &StatementText, out: &mut Out) {
+        if self.list_failed {
+            return;
+        }
+        let mut pieces = Vec::new();
+        if index == 0 {
+            pieces.push(format!("{target} = []"));
+        }
+        pieces.push(format!("{target}/{index} = {}", text.text));
+        for piece in pieces {
+            let compiled = parse::statement(&piece, text.offset)
+                .and_then(|statement| self.compiler.statement(&statement));
+            match compiled {
+                Ok(outputs) => {
+                    for output in outputs {
+                        self.show(&output, out);
+                        if matches!(output, Output::Opened(_)) {
+                            // The surface the statement is for, opened by its first item.
+                            self.outputs.push(output);
+                        }
+                    }
+                }
+                Err(_) => {
+                    self.list_failed = true;
+                    return;
+                }
+            }
         }
     }
 
@@ -413,7 +503,10 @@ impl<'c> Block<'c> {
         let tag = self.compiler.version().message_tag();
         let (scope, message, root) = match output {
             Output::Opened(scope) => {
-                let update = self.compiler.scopes().get(*scope).is_some_and(|s| s.update);
+                let update =
+                    self.compiler.scopes().get(*scope).is_some_and(|s| {
+                        s.update || self.created.iter().any(|id| *id == s.surface_id)
+                    });
                 let shown = if update {
                     Shown::Live
                 } else {
@@ -458,6 +551,8 @@ impl<'c> Block<'c> {
                 out.messages.extend(waiting);
                 out.messages.push(message);
                 self.set_shown(scope, Shown::Live);
+                let id = self.surface_id(scope).to_owned();
+                self.created.push(id);
             }
             Some(Shown::Waiting(waiting)) => waiting.push(message),
             None => {
