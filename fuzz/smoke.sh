@@ -8,7 +8,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 seconds="${FUZZ_SECONDS:-60}"
-targets=(split_bytes structured data_split create_surface direct progressive)
+targets=(split_bytes structured data_split create_surface direct express_stream progressive)
 # The direct target's seed: a v1.0 response in the SDK's direct-JSON format.
 mkdir -p corpus/direct
 cat >corpus/direct/seed-v1.0-list <<'SEED'
@@ -26,6 +26,36 @@ Here are two places.
 </a2ui-json>
 Which one?
 SEED
+# The Express stream target's seeds: a response with two blocks (a fence, comments and strings
+# holding the close tag, a list, an update), and the restaurant card where the shared data is.
+mkdir -p corpus/express_stream
+cat >corpus/express_stream/seed-two-blocks <<'SEED'
+Here are two places < $20 🍝.
+<a2ui>
+```a2ui
+surface("places", sendDataModel=true)
+# a comment with </a2ui>
+$/title = "Two places"
+$/items = [{name: "Quick Bites", rating: 4.2}, {name: r"The \ Fancy Place", rating: 4.8}]
+root = Column([title, list]) // the root
+title = Text($/title, "caption")
+list = List(_template($/items, card), "vertical")
+card = Card(name, id="place")
+name = Text($name); note = Text("""a "triple" </a2ui>""")
+```
+</a2ui>
+Which one?
+<A2UI kind="update">
+surface("places", update=true)
+title = Text("Pick one")
+$/items/0/rating = 4.3
+</A2UI >
+SEED
+card="${A2UI_SHARED:-../../shared}/a2ui-express/20_restaurant-card.underscore.a2ui"
+if [[ -f "$card" ]]; then
+    { printf 'Here is a place you might like.\n<a2ui>\n'; cat "$card"; printf '\n</a2ui>\nShall I book?'; } \
+        >corpus/express_stream/seed-restaurant-card
+fi
 # The progressive target reads the A2UI specification's catalogs; its seeds are the restaurant
 # finder's example responses, written here (not kept in the repository).
 shared="${A2UI_SHARED:-../../shared}"
@@ -41,7 +71,7 @@ if [[ -d "$shared/a2ui/spec" ]]; then
     done
 else
     echo "fuzz smoke: $shared/a2ui/spec not found, skipping the progressive target"
-    targets=(split_bytes structured data_split create_surface direct)
+    targets=(split_bytes structured data_split create_surface direct express_stream)
 fi
 
 if ! rustup toolchain list | grep -q nightly; then

@@ -1325,40 +1325,48 @@ fn surface_messages(
 }
 
 /// The data model the assignments build, in order: a map assigned to the whole model is
-/// merged into it, any other value set at its path (maps made on the way).
+/// merged into it, any other value set at its path as a renderer sets it (maps made on the way).
 fn data_model(data: &[(String, Value)]) -> Value {
-    let mut model = Map::new();
+    let mut model = Value::Object(Map::new());
     for (path, value) in data {
         let keys: Vec<&str> = path.split('/').filter(|k| !k.is_empty()).collect();
         if keys.is_empty() {
-            if let Value::Object(entries) = value {
+            if let (Value::Object(entries), Value::Object(model)) = (value, &mut model) {
                 model.extend(entries.clone());
             }
         } else {
-            set_at(&mut model, &keys, value.clone());
+            set_in(&mut model, &keys, value.clone());
         }
     }
-    Value::Object(model)
+    model
 }
 
-/// Sets `value` at the path `keys` under `map`, making maps on the way.
-fn set_at(map: &mut Map<String, Value>, keys: &[&str], value: Value) {
-    match keys {
-        [] => {}
-        [last] => {
-            map.insert((*last).to_owned(), value);
+/// Sets `value` at the path `keys` under `container`, as a renderer sets a data path: in a
+/// list a number is an index (the one just past its end appends); anything else on the way is
+/// made a map.
+fn set_in(container: &mut Value, keys: &[&str], value: Value) {
+    let Some((first, rest)) = keys.split_first() else {
+        *container = value;
+        return;
+    };
+    if let Value::Array(items) = container
+        && let Ok(index) = first.parse::<usize>()
+        && index <= items.len()
+    {
+        if index == items.len() {
+            items.push(Value::Null);
         }
-        [first, rest @ ..] => {
-            let slot = map
-                .entry((*first).to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !slot.is_object() {
-                *slot = Value::Object(Map::new());
-            }
-            if let Value::Object(inner) = slot {
-                set_at(inner, rest, value);
-            }
+        if let Some(slot) = items.get_mut(index) {
+            set_in(slot, rest, value);
         }
+        return;
+    }
+    if !container.is_object() {
+        *container = Value::Object(Map::new());
+    }
+    if let Value::Object(map) = container {
+        let slot = map.entry((*first).to_owned()).or_insert(Value::Null);
+        set_in(slot, rest, value);
     }
 }
 
@@ -1466,6 +1474,24 @@ mod tests {
             model,
             json!({"user": {"name": "Ada", "age": 3}, "title": "t"})
         );
+    }
+
+    #[test]
+    fn data_models_index_lists_as_renderers_do() {
+        let model = data_model(&[
+            ("/items".to_owned(), json!([])),
+            ("/items/0".to_owned(), json!({"name": "a"})),
+            ("/items/1".to_owned(), json!({"name": "b"})),
+            ("/items/1/name".to_owned(), json!("c")),
+            ("/items/x".to_owned(), json!(1)),
+        ]);
+        assert_eq!(model, json!({"items": {"x": 1}}));
+        let model = data_model(&[
+            ("/items".to_owned(), json!([])),
+            ("/items/0".to_owned(), json!({"name": "a"})),
+            ("/items/1/name".to_owned(), json!("b")),
+        ]);
+        assert_eq!(model, json!({"items": [{"name": "a"}, {"name": "b"}]}));
     }
 
     #[test]

@@ -12,11 +12,13 @@ mod block;
 mod decompile;
 mod literal;
 mod prompt;
+mod response;
 mod stream;
 
 pub use block::CompileOptions;
 pub use decompile::decompile;
 pub use prompt::{prompt, prompt_allowing};
+pub use response::{parse_response, unwrap, wrap};
 pub use stream::ExpressParser;
 
 /// The error of every Express operation: its kind, the byte where it went wrong, and what

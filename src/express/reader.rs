@@ -313,11 +313,6 @@ impl StatementReader {
         read
     }
 
-    /// Passes over `n` bytes that vanish from the text (a code fence), as white space would.
-    pub(crate) fn skip(&mut self, n: usize) {
-        self.base += n as u64;
-    }
-
     /// Whether the next byte stands outside strings and comments.
     fn between_tokens(&self) -> bool {
         !matches!(

@@ -25,6 +25,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -104,8 +105,30 @@ impl fmt::Display for Signature {
     }
 }
 
+/// The signatures of a catalog's components, made once per catalog
+/// ([`Catalog::signatures`]).
+#[derive(Debug, Default)]
+pub(crate) struct Signatures(std::collections::HashMap<String, Arc<Signature>>);
+
+impl Signatures {
+    /// The signature of every component of `catalog`.
+    pub(crate) fn of(catalog: &Catalog) -> Signatures {
+        Signatures(
+            catalog
+                .component_names()
+                .filter_map(|name| Some((name.to_owned(), Arc::new(made(catalog, name)?))))
+                .collect(),
+        )
+    }
+}
+
 /// The signature of component `name`, or `None` when the catalog does not declare it.
-pub(crate) fn component(catalog: &Catalog, name: &str) -> Option<Signature> {
+pub(crate) fn component(catalog: &Catalog, name: &str) -> Option<Arc<Signature>> {
+    catalog.signatures().0.get(name).cloned()
+}
+
+/// [`component`], made from the catalog's schema.
+fn made(catalog: &Catalog, name: &str) -> Option<Signature> {
     let pointer = format!("/components/{}", pointer_segment(name));
     let schema = catalog.catalog_schema().pointer(&pointer)?;
     let mut parts = Parts::default();
@@ -193,7 +216,7 @@ pub(crate) fn function(catalog: &Catalog, name: &str) -> Option<Signature> {
 }
 
 /// The signature of every component of the catalog, by name.
-pub(crate) fn components(catalog: &Catalog) -> Vec<Signature> {
+pub(crate) fn components(catalog: &Catalog) -> Vec<Arc<Signature>> {
     catalog
         .component_names()
         .filter_map(|name| component(catalog, name))
@@ -436,7 +459,7 @@ mod tests {
     fn declared_order_puts_the_own_part_first_and_checks_last() {
         let catalog = forms(true);
         let field = component(&catalog, "TextField");
-        let field = field.as_ref().map(names);
+        let field = field.as_deref().map(names);
         assert_eq!(
             field,
             Some(vec!["label", "value", "placeholder", "weight", "checks"])

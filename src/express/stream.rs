@@ -10,19 +10,30 @@
 //! assignments) go out as they come, or at the close tag when the block turns out to create
 //! nothing. At the close tag the whole block is checked as [`compile`](super::compile) checks it.
 //!
+//! What a renderer holds at the close tag is what the whole compile's messages leave, though the
+//! compile learns every name of a surface before it compiles any statement and a stream knows
+//! only what came before:
+//! * a component that uses a name a later statement gives an id of its own (`id="..."`) or
+//!   makes a definition (itself or through other definitions) goes out again then, compiled as
+//!   the whole compile has it;
+//! * a surface the block only updates gets the whole compile's messages at the close tag in
+//!   place of those that waited, and, when it went out live, the compile's data update where
+//!   that one sets the whole data model.
+//!
 //! Each byte is read once: the [statement reader](super::reader) finds where statements end
 //! and stops only at a `<` or `` ` `` outside strings and comments, which this module tells
 //! apart (the close tag, a code fence, or a stray byte for the parser to report).
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use serde_json::{Map, Value, json};
 
 use super::block::{self, CompileOptions};
 use super::compile::{self, Compiler, Output};
-use super::parse;
+use super::parse::{self, ExprKind, Statement};
 use super::reader::{Piece, StatementReader, StatementText};
 use super::{ExpressError, ExpressErrorKind};
-use std::ops::Range;
-
 use crate::framing::{self, Act, Class, Dialect, Tag};
 use crate::official::catalog::Catalog;
 use crate::official::direct::Part;
@@ -34,8 +45,10 @@ const MAX_FENCE_LANG: usize = 32;
 /// Streams a response written in A2UI Express: conversational text, and the messages each
 /// statement of an `<a2ui>` block compiles to, the moment the statement ends. It takes chunks and
 /// finishes as the crate's other parsers do ([`feed`](ExpressParser::feed) and
-/// [`finish`](ExpressParser::finish)); see the [module documentation](self) for what goes out
-/// when.
+/// [`finish`](ExpressParser::finish)). A surface the block creates goes out as a
+/// `createSurface` of its own when `root` is read, and the block is checked whole at its close
+/// tag, as [`compile`](super::compile) checks it; [`parse_response`](super::parse_response)
+/// answers a whole response with each block's whole compile instead.
 ///
 /// ```
 /// use a2ui_stream::express::{CompileOptions, ExpressParser};
@@ -99,6 +112,14 @@ struct Block<'c> {
     /// The surfaces created so far, in this block or before it: statements for them go out
     /// as they come.
     created: Vec<String>,
+    /// The component statements of the open surface scope that compiled, and the components
+    /// each showed last: compiled again when a later statement gives a name they use an id of
+    /// its own (`id=`) or a definition, which the whole compile learns before it compiles any.
+    earlier: Vec<(Statement, Vec<Value>)>,
+    /// Which of `earlier` use a name, by name.
+    uses: HashMap<String, Vec<usize>>,
+    /// The definitions whose value uses a name, by name.
+    named_in: HashMap<String, Vec<String>>,
 }
 
 /// A code fence at the start of a probe.
@@ -147,11 +168,12 @@ pub(crate) enum BlockEnd {
 }
 
 /// Reads block text `bytes` with `reader` up to the block's close tag: the statements they
-/// complete go to `statements`, and the code fences that stand between tokens vanish (their
-/// places in `bytes` go to `fences`). A `<` or `` ` `` in a string or a comment is text; one
-/// between tokens that is neither a close tag nor a fence is a byte for the parser to report.
-/// With `eof` no byte comes after `bytes`: a fence the end cuts is one, a close tag it cuts is
-/// text.
+/// complete go to `statements`, and the code fences that stand between tokens vanish, read as
+/// white space (their places in `bytes` go to `fences`). A `<` or `` ` `` in a string or a
+/// comment is text; one between tokens that is neither a close tag nor a fence is a byte for
+/// the parser to report. With `eof` no byte comes after `bytes`: a fence the end cuts is one,
+/// a close tag it cuts is text. [`ExpressParser`] reads its blocks with it, and
+/// [`unwrap`](super::unwrap) finds them with it.
 ///
 /// Returns how many bytes were read (up to the close tag, or up to the cut) and where it
 /// stopped.
@@ -171,7 +193,8 @@ pub(crate) fn read_block(
         if probe.first() == Some(&b'`') {
             match fence(probe, eof) {
                 Fence::Is(len) => {
-                    reader.skip(len);
+                    // As many spaces: a statement's text keeps the offsets of its bytes.
+                    reader.read(&vec![b' '; len], false, statements);
                     fences.push(i..i + len);
                     i += len;
                 }
@@ -256,8 +279,10 @@ impl<'c> ExpressParser<'c> {
     /// let mut parser = ExpressParser::new(&catalogs, CompileOptions::default())?.unwrapped();
     /// let mut parts = parser.feed("$/name = \"Ada\"\n");
     /// parts.extend(parser.finish());
+    /// // A block of data only: at its end, the data update of the whole compile.
     /// let Ok(Part::A2ui(messages)) = &parts[0] else { panic!() };
-    /// assert_eq!(messages[0]["updateDataModel"]["path"], "/name");
+    /// assert_eq!(messages[0]["updateDataModel"]["path"], "/");
+    /// assert_eq!(messages[0]["updateDataModel"]["value"]["name"], "Ada");
     /// # Ok::<(), a2ui_stream::express::ExpressError>(())
     /// ```
     pub fn unwrapped(mut self) -> Self {
@@ -353,6 +378,9 @@ impl<'c> ExpressParser<'c> {
             statements: 0,
             list_failed: false,
             created: self.created.clone(),
+            earlier: Vec::new(),
+            uses: HashMap::new(),
+            named_in: HashMap::new(),
         })
     }
 
@@ -403,18 +431,50 @@ impl<'c> ExpressParser<'c> {
             ..
         } = block;
         self.created = created;
-        let whole = compile::assemble(
-            outputs,
-            compiler.scopes(),
-            compiler.version(),
-            self.catalogs,
-        )
-        .and_then(|messages| block::validate(&messages, self.catalogs));
+        let scopes = compiler.scopes();
+        let version = compiler.version();
+        // Each surface's outputs, for the messages the whole compile has for it.
+        let mut by_scope: Vec<Vec<Output>> = shown.iter().map(|_| Vec::new()).collect();
+        for output in &outputs {
+            let scope = match output {
+                Output::Opened(scope)
+                | Output::Components { scope, .. }
+                | Output::Data { scope, .. } => *scope,
+                Output::Message { .. } => continue,
+            };
+            if let Some(mine) = by_scope.get_mut(scope) {
+                mine.push(output.clone());
+            }
+        }
+        let whole = compile::assemble(outputs, scopes, version, self.catalogs)
+            .and_then(|messages| block::validate(&messages, self.catalogs))
+            .and_then(|()| {
+                by_scope
+                    .into_iter()
+                    .map(|outputs| compile::assemble(outputs, scopes, version, self.catalogs))
+                    .collect::<Result<Vec<_>, _>>()
+            });
         match whole {
-            Ok(()) => {
-                for waiting in shown {
-                    if let Shown::Waiting(messages) = waiting {
-                        out.messages.extend(messages);
+            Ok(compiled) => {
+                for (shown, compiled) in shown.into_iter().zip(compiled) {
+                    let messages = compiled.into_iter().map(|(message, _)| message);
+                    if messages.clone().any(|m| m.get("createSurface").is_some()) {
+                        if let Shown::Waiting(waiting) = shown {
+                            out.messages.extend(waiting);
+                        }
+                        continue;
+                    }
+                    // A surface the block only updates: the whole compile's messages replace
+                    // those that waited; of those shown live, the data update that sets the
+                    // whole model (the compile's, for a top-level path or several) is not.
+                    match shown {
+                        Shown::Waiting(_) => out.messages.extend(messages),
+                        Shown::Live => out.messages.extend(messages.filter(|m| {
+                            m.get("updateDataModel")
+                                .and_then(|u| u.get("path"))
+                                .and_then(Value::as_str)
+                                == Some("/")
+                        })),
                     }
                 }
             }
@@ -450,18 +510,118 @@ impl<'c> Block<'c> {
         self.list_failed = false;
         let compiled = parse::statement(&text.text, text.offset).and_then(|statement| {
             self.compiler.learn(&statement);
-            self.compiler.statement(&statement)
+            let outputs = self.compiler.statement(&statement)?;
+            Ok((statement, outputs))
         });
         match compiled {
-            Ok(outputs) => {
+            Ok((statement, outputs)) => {
+                let components = outputs.iter().find_map(|output| match output {
+                    Output::Components { components, .. } => Some(components.clone()),
+                    _ => None,
+                });
                 for output in outputs {
                     if shown_whole || !matches!(output, Output::Data { .. }) {
                         self.show(&output, out);
                     }
                     self.outputs.push(output);
                 }
+                self.follow(statement, &text.text, components, out);
             }
             Err(e) => out.error(e.shifted(self.at)),
+        }
+    }
+
+    /// After `statement` (written `text`) compiled (to `components`, for a component): keeps
+    /// a component statement, and what a definition names; and when `statement` gives a name an
+    /// id of its own or makes it a definition, compiles again the earlier statements of the
+    /// surface that use the name (themselves or through definitions), and shows those that
+    /// change, so that they end as the whole compile has them.
+    fn follow(
+        &mut self,
+        statement: Statement,
+        text: &str,
+        components: Option<Vec<Value>>,
+        out: &mut Out,
+    ) {
+        let named = match &statement {
+            Statement::Surface(_) => {
+                self.earlier.clear();
+                self.uses.clear();
+                self.named_in.clear();
+                return;
+            }
+            Statement::Definition { name, .. } => Some(name.text.clone()),
+            Statement::Component { id, call } => {
+                let renamed = call.args.iter().any(|arg| {
+                    arg.key.as_ref().is_some_and(|k| k.text == "id")
+                        && !matches!(&arg.value.kind, ExprKind::String(own) if *own == id.text)
+                });
+                (components.is_none() || renamed).then(|| id.text.clone())
+            }
+            _ => None,
+        };
+        let mut names = words(text);
+        names.sort_unstable();
+        names.dedup();
+        match (&statement, components) {
+            (Statement::Component { .. }, Some(components)) => {
+                for name in names {
+                    self.uses
+                        .entry(name.to_owned())
+                        .or_default()
+                        .push(self.earlier.len());
+                }
+                self.earlier.push((statement, components));
+            }
+            _ => {
+                if let Some(defined) = &named {
+                    for name in names.into_iter().filter(|n| n != defined) {
+                        self.named_in
+                            .entry(name.to_owned())
+                            .or_default()
+                            .push(defined.clone());
+                    }
+                }
+            }
+        }
+        let Some(name) = named else { return };
+        // The names whose meaning changed: this one, and the definitions that use it.
+        let mut changed = vec![name];
+        let mut seen: HashSet<String> = changed.iter().cloned().collect();
+        let mut next = 0;
+        while let Some(name) = changed.get(next) {
+            let more = self.named_in.get(name).cloned().unwrap_or_default();
+            changed.extend(more.into_iter().filter(|d| seen.insert(d.clone())));
+            next += 1;
+        }
+        let mut users: Vec<usize> = changed
+            .iter()
+            .filter_map(|name| self.uses.get(name))
+            .flatten()
+            .copied()
+            .collect();
+        users.sort_unstable();
+        users.dedup();
+        for index in users {
+            let Some((statement, shown)) = self.earlier.get(index) else {
+                continue;
+            };
+            let (statement, shown) = (statement.clone(), shown.clone());
+            let Ok(outputs) = self.compiler.statement(&statement) else {
+                continue;
+            };
+            for output in outputs {
+                if let Output::Components { components, .. } = &output {
+                    if *components == shown {
+                        continue;
+                    }
+                    self.show(&output, out);
+                    if let Some(slot) = self.earlier.get_mut(index) {
+                        slot.1 = components.clone();
+                    }
+                    self.outputs.push(output);
+                }
+            }
         }
     }
 
@@ -503,10 +663,11 @@ impl<'c> Block<'c> {
         let tag = self.compiler.version().message_tag();
         let (scope, message, root) = match output {
             Output::Opened(scope) => {
-                let update =
-                    self.compiler.scopes().get(*scope).is_some_and(|s| {
-                        s.update || self.created.iter().any(|id| *id == s.surface_id)
-                    });
+                let update = self
+                    .compiler
+                    .scopes()
+                    .get(*scope)
+                    .is_some_and(|s| s.update || self.created.contains(&s.surface_id));
                 let shown = if update {
                     Shown::Live
                 } else {
@@ -591,4 +752,11 @@ impl<'c> Block<'c> {
         }
         json!({"version": self.compiler.version().message_tag(), "createSurface": create})
     }
+}
+
+/// The words of `text` that may be names: runs of letters, digits and `_`.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect()
 }

@@ -168,6 +168,46 @@ pub struct Catalog {
     declared: KeyOrder,
     /// The compiled validator, made on first use and shared by every clone.
     compiled: Compiled,
+    #[cfg(feature = "express")]
+    /// The components' Express signatures, made on first use and shared by every clone.
+    signatures: Memo<crate::express::signature::Signatures>,
+}
+
+/// A value made from the catalog on first use and shared by its clones. It plays no part in
+/// comparing catalogs.
+#[cfg(feature = "express")]
+struct Memo<T>(Arc<OnceLock<T>>);
+
+#[cfg(feature = "express")]
+impl<T> Clone for Memo<T> {
+    fn clone(&self) -> Self {
+        Memo(Arc::clone(&self.0))
+    }
+}
+
+#[cfg(feature = "express")]
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo(Arc::new(OnceLock::new()))
+    }
+}
+
+#[cfg(feature = "express")]
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Memo<T>) -> bool {
+        true
+    }
+}
+
+#[cfg(feature = "express")]
+impl<T> fmt::Debug for Memo<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "made"
+        } else {
+            "not yet"
+        })
+    }
 }
 
 /// The catalog's compiled validator (or why it did not compile), shared by the catalog's clones.
@@ -224,12 +264,27 @@ impl Catalog {
             components,
             declared: KeyOrder::default(),
             compiled: Compiled::default(),
+            #[cfg(feature = "express")]
+            signatures: Memo::default(),
         }
+    }
+
+    #[cfg(feature = "express")]
+    /// The components' Express signatures, made on the first call and shared by every clone.
+    pub(crate) fn signatures(&self) -> &crate::express::signature::Signatures {
+        self.signatures
+            .0
+            .get_or_init(|| crate::express::signature::Signatures::of(self))
     }
 
     /// The same catalog, knowing the order in which its catalog document declares properties.
     pub(crate) fn with_declared_order(mut self, order: KeyOrder) -> Catalog {
         self.declared = order;
+        #[cfg(feature = "express")]
+        {
+            // The signatures follow the order.
+            self.signatures = Memo::default();
+        }
         self
     }
 
