@@ -2,9 +2,10 @@
 //! own entry point (`restaurant_finder serve --addr 127.0.0.1:0`, the binary `cargo test` builds,
 //! with its scripted model at its default pace or `$A2UI_SCRIPTED_DELAY_MS`), and
 //! `tests/browser/run.mjs` drives headless Chromium through the page it serves with
-//! the official `@a2ui/lit` renderer, once per A2UI version. It checks that the restaurant cards
-//! appear while the answer streams (not all at the end), that the renderer throws nothing, and
-//! that Book → booking form → Reserve → confirmation works. Its timings are printed (run with
+//! the official `@a2ui/lit` renderer, once per A2UI version, and once more for v0.9 with the model
+//! writing A2UI Express (`serve --format express`). It checks that the restaurant cards appear
+//! while the answer streams (not all at the end), that the renderer throws nothing, and that
+//! Book → booking form → Reserve → confirmation works. Its timings are printed (run with
 //! `--nocapture` to see them); a mid-run screenshot goes to `target/browser/`.
 //!
 //! Needs `node`, `npm`, Chromium (`$CHROME`, else `/usr/bin/chromium`) and the page's npm
@@ -189,14 +190,14 @@ async fn expected_names() -> Vec<String> {
         .clone()
 }
 
-/// Serves the demo (its scripted model at the default pace) on 127.0.0.1 and runs the browser
-/// script for `version` against it.
-async fn browser_run(version: &str, cut_after: Option<usize>) {
+/// Serves the demo (its scripted model at the default pace, writing its UIs in `format`: `json`
+/// or `express`) on 127.0.0.1 and runs the browser script for `version` against it.
+async fn browser_run(version: &str, format: &str, cut_after: Option<usize>) {
     let _one = ONE_AT_A_TIME.lock().await;
     let Some(chrome) = ready().await else { return };
 
     let cut = cut_after.map(|n| n.to_string());
-    let mut args = vec![];
+    let mut args = vec!["--format", format];
     if let Some(n) = &cut {
         args.extend(["--cut-after", n.as_str()]);
     }
@@ -212,9 +213,11 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
         .parent()
         .unwrap_or(Path::new("target"))
         .to_path_buf();
-    let shot = target
-        .join("browser")
-        .join(format!("restaurant-finder-{version}.png"));
+    let named = match format {
+        "json" => format!("restaurant-finder-{version}.png"),
+        other => format!("restaurant-finder-{version}-{other}.png"),
+    };
+    let shot = target.join("browser").join(named);
     let script = repo().join("tests/browser/run.mjs");
     let url = server.base.clone();
     let child = Command::new("node")
@@ -237,7 +240,7 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
     let out = match out {
         Ok(out) => out.expect("node ran"),
         Err(_) => panic!(
-            "{version}: the browser run took more than {} s",
+            "{version} ({format}): the browser run took more than {} s",
             RUN_TIMEOUT.as_secs()
         ),
     };
@@ -246,10 +249,10 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    println!("{}", text.trim_end());
+    println!("--format {format}: {}", text.trim_end());
     assert!(
         out.status.success(),
-        "{version}: the browser run failed ({}):\n{text}\n--- the demo server's log ---\n{}",
+        "{version} ({format}): the browser run failed ({}):\n{text}\n--- the demo server's log ---\n{}",
         out.status,
         server.log_text()
     );
@@ -258,17 +261,24 @@ async fn browser_run(version: &str, cut_after: Option<usize>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v0_9_cards_stream_in_and_booking_works() {
-    browser_run("v0.9", None).await;
+    browser_run("v0.9", "json", None).await;
+}
+
+/// The same, the model writing A2UI Express: the page gets the same messages, compiled from it
+/// statement by statement.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v0_9_express_cards_stream_in_and_booking_works() {
+    browser_run("v0.9", "express", None).await;
 }
 
 /// The server breaks each run's first connection after 60 events (while the cards stream in);
 /// the page resumes with `Last-Event-ID` and the run completes as if nothing happened.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v0_9_page_resumes_runs_whose_connection_breaks() {
-    browser_run("v0.9", Some(60)).await;
+    browser_run("v0.9", "json", Some(60)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v0_8_cards_stream_in_and_booking_works() {
-    browser_run("v0.8", None).await;
+    browser_run("v0.8", "json", None).await;
 }

@@ -11,6 +11,9 @@ mod support;
 /// The after-stream check: the official validator of every version, and the retry.
 #[path = "restaurant_finder/checks.rs"]
 mod checks;
+/// The demo with its model writing A2UI Express (`--format express`).
+#[path = "restaurant_finder/express.rs"]
+mod express;
 /// The demo in A2UI v1.0.
 #[path = "restaurant_finder/v1_0.rs"]
 mod v1_0;
@@ -80,7 +83,7 @@ async fn mock_completions(State(mock): State<Mock>, Json(request): Json<Value>) 
                 .map(str::to_owned)
         })
         .collect();
-    let carries_ui = written.contains("<a2ui-json>");
+    let carries_ui = written.contains("<a2ui-json>") || written.contains("<a2ui>");
     let done = mock.ui_stream_done.clone();
     let delay = mock.delay;
     let stream = futures::stream::unfold(payloads.into_iter(), move |mut it| {

@@ -5,12 +5,21 @@
 //! [`RunWriter::model_text`], tool-call deltas go out as they arrive. After an answer, its UI is
 //! checked with the official validator; a rejected UI is taken off the screen and the model is
 //! asked once more with the reason.
+//!
+//! With [`Format::Express`] the model writes A2UI Express instead of JSON: it is prompted with
+//! the Express system prompt, and each delta goes through an
+//! [`ExpressParser`](a2ui_stream::express::ExpressParser), whose prose goes into the run as text
+//! and whose messages (one per statement, the moment it ends) as A2UI messages.
 
 use crate::official::Official;
 use crate::ui::{self, VERSIONS};
-use crate::{prompt, tools};
+use crate::{express, prompt, tools};
 use a2ui_stream::Version;
+use a2ui_stream::agui::A2UI_ERROR_EVENT;
+use a2ui_stream::agui::RunBuilderError;
 use a2ui_stream::agui::events::{ChatMessage, RunAgentInput, UserContent};
+use a2ui_stream::express::{ExpressError, ExpressParser};
+use a2ui_stream::official::direct::Part;
 use a2ui_stream::renderer::RendererState;
 use a2ui_stream_server::{
     Agent, AgentError, Arrival, Deadline, Deadlines, Retries, Run, RunWriter,
@@ -26,6 +35,15 @@ const MAX_ROUNDS: usize = 4;
 
 /// The `CUSTOM` event sent when the UI was rejected and the model is asked again.
 pub const RETRY_EVENT: &str = "a2ui-retry";
+
+/// What the model writes its UI in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A2UI messages as JSON, in `<a2ui-json>` blocks.
+    Json,
+    /// A2UI Express, in `<a2ui>` blocks (A2UI v0.9 and v1.0).
+    Express,
+}
 
 /// Where the model is and which one to call.
 #[derive(Debug, Clone)]
@@ -68,17 +86,20 @@ pub struct RestaurantAgent {
     official: &'static Official,
     retries: Retries,
     version: Version,
+    format: Format,
 }
 
 impl RestaurantAgent {
     /// An agent on the model `config` describes, speaking A2UI `version` unless a run asks for
-    /// another; connections time out after the connect deadline, and requests are not retried
-    /// underneath (the agent retries them itself, visibly).
+    /// another, its model writing UIs in `format`; connections time out after the connect
+    /// deadline, and requests are not retried underneath (the agent retries them itself,
+    /// visibly).
     pub fn new(
         config: &ModelConfig,
         deadlines: &Deadlines,
         retries: Retries,
         version: Version,
+        format: Format,
     ) -> RestaurantAgent {
         // The TLS backend needs a process-wide crypto provider; another one installed is as good.
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -99,6 +120,7 @@ impl RestaurantAgent {
             official: Official::builtin(),
             retries,
             version,
+            format,
         }
     }
 
@@ -111,10 +133,17 @@ impl RestaurantAgent {
 impl Agent for RestaurantAgent {
     async fn run(&self, run: Run, out: &mut RunWriter) -> Result<(), AgentError> {
         let (version, history) = request(run.input, self.version)?;
-        let mut conversation =
-            vec![json!({ "role": "system", "content": prompt::system_prompt(version) })];
+        let system = match self.format {
+            Format::Json => prompt::system_prompt(version),
+            Format::Express => prompt::express_system_prompt(version)
+                .map_err(|e| format!("this agent answers in A2UI Express: {e}"))?
+                .to_owned(),
+        };
+        let mut conversation = vec![json!({ "role": "system", "content": system })];
         conversation.extend(history);
-        let first = self.attempt(&mut conversation, &run.deadlines, out).await?;
+        let first = self
+            .attempt(version, &mut conversation, &run.deadlines, out)
+            .await?;
         let Err(reason) = check(self.official, version, &first) else {
             return Ok(());
         };
@@ -123,8 +152,14 @@ impl Agent for RestaurantAgent {
         for sid in opened_surfaces(&first.messages) {
             out.a2ui(ui::delete_surface(version, &sid))?;
         }
-        conversation.push(json!({ "role": "user", "content": prompt::retry_message(&reason) }));
-        let second = self.attempt(&mut conversation, &run.deadlines, out).await?;
+        let again = match self.format {
+            Format::Json => prompt::retry_message(&reason),
+            Format::Express => prompt::express_retry_message(&reason),
+        };
+        conversation.push(json!({ "role": "user", "content": again }));
+        let second = self
+            .attempt(version, &mut conversation, &run.deadlines, out)
+            .await?;
         check(self.official, version, &second)
             .map_err(|r| format!("the model's UI was invalid twice; last problem: {r}").into())
     }
@@ -211,6 +246,7 @@ impl RestaurantAgent {
     /// Model calls until the model stops calling tools (or [`MAX_ROUNDS`]).
     async fn attempt(
         &self,
+        version: Version,
         conversation: &mut Vec<Value>,
         deadlines: &Deadlines,
         out: &mut RunWriter,
@@ -230,6 +266,7 @@ impl RestaurantAgent {
                 tools: tools.as_ref(),
             };
             let (mut stream, mut arrival) = self.open(&request, deadlines, out).await?;
+            let mut reader = Reader::new(self.format, version)?;
             let mut content = String::new();
             let mut calls: Vec<PendingCall> = Vec::new();
             let mut finished = false;
@@ -241,8 +278,7 @@ impl RestaurantAgent {
                     if let Some(delta) = choice.delta.content.filter(|d| !d.is_empty()) {
                         bytes += delta.len();
                         content.push_str(&delta);
-                        let split = out.model_text(&delta)?;
-                        attempt.take(split);
+                        reader.feed(&delta, out, &mut attempt)?;
                     }
                     for tc in choice.delta.tool_calls.unwrap_or_default() {
                         let idx = tc.index as usize;
@@ -284,8 +320,7 @@ impl RestaurantAgent {
                 )
                 .into());
             }
-            let split = out.model_end()?;
-            attempt.take(split);
+            reader.end(out, &mut attempt)?;
             let calls: Vec<PendingCall> = calls.into_iter().filter(|c| c.started).collect();
             if calls.is_empty() {
                 conversation.push(json!({ "role": "assistant", "content": content }));
@@ -416,7 +451,84 @@ fn stream_error(e: OpenAIError, arrival: &Arrival) -> AgentError {
     }
 }
 
+/// How the model's answer is read.
+enum Reader {
+    /// Prose with `<a2ui-json>` blocks, by the run's splitter ([`RunWriter::model_text`]).
+    Json,
+    /// Prose with `<a2ui>` blocks of A2UI Express.
+    Express(Box<ExpressParser<'static>>),
+}
+
+impl Reader {
+    /// A reader of one answer of `version` written in `format`.
+    fn new(format: Format, version: Version) -> Result<Reader, String> {
+        match format {
+            Format::Json => Ok(Reader::Json),
+            Format::Express => express::parser(version).map(|p| Reader::Express(Box::new(p))),
+        }
+    }
+
+    /// A delta of the answer's text into the run.
+    fn feed(
+        &mut self,
+        delta: &str,
+        out: &mut RunWriter,
+        attempt: &mut Attempt,
+    ) -> Result<(), RunBuilderError> {
+        match self {
+            Reader::Json => {
+                let split = out.model_text(delta)?;
+                attempt.take(split);
+                Ok(())
+            }
+            Reader::Express(parser) => attempt.express(parser.feed(delta), out),
+        }
+    }
+
+    /// The answer ended: what the reader still held, and the open text message is ended.
+    fn end(&mut self, out: &mut RunWriter, attempt: &mut Attempt) -> Result<(), RunBuilderError> {
+        match self {
+            Reader::Json => {
+                let split = out.model_end()?;
+                attempt.take(split);
+                Ok(())
+            }
+            Reader::Express(parser) => {
+                attempt.express(parser.finish(), out)?;
+                out.text_end()
+            }
+        }
+    }
+}
+
 impl Attempt {
+    /// What an Express parser made of a piece of the answer, written into the run: prose as
+    /// text, each message as an A2UI message, and each error as the splitter's are (a `CUSTOM`
+    /// event; the parser goes on with the next statement).
+    fn express(
+        &mut self,
+        parts: Vec<Result<Part, ExpressError>>,
+        out: &mut RunWriter,
+    ) -> Result<(), RunBuilderError> {
+        for part in parts {
+            match part {
+                Ok(Part::Text(text)) => out.text(&text)?,
+                Ok(Part::A2ui(messages)) => {
+                    for m in messages {
+                        self.messages.push(m.clone());
+                        out.a2ui(m)?;
+                    }
+                }
+                Err(e) => {
+                    self.problems.push(format!("malformed A2UI Express {e}"));
+                    let report = json!({ "offset": e.offset(), "message": e.message() });
+                    out.custom(A2UI_ERROR_EVENT, report)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn take(&mut self, split: a2ui_stream_server::Split) {
         for m in split.messages {
             match m.to_value() {

@@ -5,6 +5,7 @@
 //! cargo run --example restaurant_finder                       # console, default query, offline
 //! cargo run --example restaurant_finder -- "Top 3 Italian restaurants in New York"
 //! cargo run --example restaurant_finder -- --a2ui 0.8 "Mexican food in San Francisco"
+//! cargo run --example restaurant_finder -- --format express   # the model writes A2UI Express
 //! cargo run --example restaurant_finder -- serve --addr 127.0.0.1:8000
 //! ```
 //!
@@ -13,6 +14,7 @@
 
 mod agent;
 mod console;
+mod express;
 mod official;
 mod page;
 mod prompt;
@@ -25,8 +27,8 @@ use a2ui_stream::Version;
 use a2ui_stream::agui::events::{ChatMessage, RunAgentInput, UserContent, UserMessage};
 use a2ui_stream::agui::{MemoryRunLog, RunLog};
 use a2ui_stream_server::{AgentServer, Deadlines, Options, Retries, parse_seconds};
-use agent::{ModelConfig, RestaurantAgent};
-use clap::{Parser, Subcommand};
+use agent::{Format, ModelConfig, RestaurantAgent};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -45,6 +47,10 @@ struct Cli {
     /// A2UI protocol version: 0.8, 0.9 (what the page's renderer draws) or 1.0.
     #[arg(long = "a2ui", alias = "a2ui-version", global = true, default_value = "0.9", value_parser = version)]
     version: Version,
+    /// What the model writes its UIs in: A2UI messages as JSON, or A2UI Express (A2UI 0.9 and
+    /// 1.0 only).
+    #[arg(long, global = true, value_enum, default_value_t = Format::Json)]
+    format: Format,
     /// Print the system prompt and exit.
     #[arg(long)]
     print_prompt: bool,
@@ -164,8 +170,28 @@ fn open_store(store: Option<&str>) -> Result<(Arc<dyn RunLog>, String), String> 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.format == Format::Express && cli.version == Version::V08 {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "--format express needs --a2ui 0.9 or 1.0: {}",
+                    express::no_v08()
+                ),
+            )
+            .exit();
+    }
     if cli.print_prompt {
-        print!("{}", prompt::system_prompt(cli.version));
+        match cli.format {
+            Format::Json => print!("{}", prompt::system_prompt(cli.version)),
+            Format::Express => match prompt::express_system_prompt(cli.version) {
+                Ok(p) => print!("{p}"),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        }
         return ExitCode::SUCCESS;
     }
     tracing_subscriber::fmt()
@@ -224,13 +250,17 @@ async fn run(cli: Cli) -> ExitCode {
             }
         },
     };
-    let agent = RestaurantAgent::new(&config, &deadlines, retries, cli.version);
+    let agent = RestaurantAgent::new(&config, &deadlines, retries, cli.version, cli.format);
+    let (express, model_writes) = match cli.format {
+        Format::Json => ("", ""),
+        Format::Express => (", in Express", "; the model writes A2UI Express"),
+    };
     let Some(Command::Serve(s)) = cli.command else {
         let query = match cli.query.is_empty() {
             true => "Top 5 Chinese restaurants in New York".to_owned(),
             false => cli.query.join(" "),
         };
-        eprintln!("{what} (A2UI {}): {query}", cli.version);
+        eprintln!("{what} (A2UI {}{express}): {query}", cli.version);
         let mut input = RunAgentInput::new("console", "run-1");
         let user = UserMessage::new("user-1", UserContent::Text(query));
         input.messages.push(ChatMessage::User(user));
@@ -284,7 +314,7 @@ async fn run(cli: Cli) -> ExitCode {
         .local_addr()
         .map_or(s.addr.clone(), |a| a.to_string());
     eprintln!(
-        "page: http://{addr}/ (AG-UI endpoint: POST http://{addr}/agent, health: GET /healthz), {what}; UI checked by {}",
+        "page: http://{addr}/ (AG-UI endpoint: POST http://{addr}/agent, health: GET /healthz), {what}{model_writes}; UI checked by {}",
         agent.ui_checks()
     );
     eprintln!("runs kept {kept}; at most {} at once", s.max_runs);

@@ -5,6 +5,7 @@ use crate::tools::Restaurant;
 use crate::ui::block;
 use crate::ui::{self, Version};
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// The line of the prompt naming the protocol version (the scripted model reads it too).
 pub fn version_line(v: Version) -> String {
@@ -35,6 +36,15 @@ pub fn retry_message(reason: &str) -> String {
     format!(
         "{RETRY_PREFIX} The A2UI you wrote was rejected: {reason}\n\
          Write your whole answer again, with one corrected <a2ui-json> block. Do not call tools again."
+    )
+}
+
+/// [`retry_message`] for a model that writes A2UI Express.
+pub fn express_retry_message(reason: &str) -> String {
+    format!(
+        "{RETRY_PREFIX} The A2UI Express you wrote was rejected: {reason}\n\
+         Write your whole answer again, with one corrected {} block. Do not call tools again.",
+        crate::express::OPEN_TAG
     )
 }
 
@@ -105,27 +115,31 @@ fn sample_restaurant() -> Restaurant {
     }
 }
 
+/// The UIs the prompt shows as examples: a result list, a booking form, a confirmation.
+fn examples(v: Version) -> [Vec<Value>; 3] {
+    [
+        ui::restaurant_list(v, "Top French restaurants in Paris", &[sample_restaurant()]),
+        ui::booking_form(
+            v,
+            "Example Bistro",
+            "1 Example Street",
+            "https://example.com/bistro.jpg",
+        ),
+        ui::confirmation(
+            v,
+            "Example Bistro",
+            "2",
+            "2025-06-01T19:30",
+            "vegetarian",
+            "https://example.com/bistro.jpg",
+        ),
+    ]
+}
+
 /// The whole system prompt for version `v`.
 pub fn system_prompt(v: Version) -> String {
-    let list = block(&ui::restaurant_list(
-        v,
-        "Top French restaurants in Paris",
-        &[sample_restaurant()],
-    ));
-    let booking = block(&ui::booking_form(
-        v,
-        "Example Bistro",
-        "1 Example Street",
-        "https://example.com/bistro.jpg",
-    ));
-    let confirm = block(&ui::confirmation(
-        v,
-        "Example Bistro",
-        "2",
-        "2025-06-01T19:30",
-        "vegetarian",
-        "https://example.com/bistro.jpg",
-    ));
+    let [list, booking, confirm] = examples(v);
+    let (list, booking, confirm) = (block(&list), block(&booking), block(&confirm));
     format!(
         "You are a restaurant finder. You help people find restaurants and book a table.
 {version}
@@ -146,11 +160,7 @@ pub fn system_prompt(v: Version) -> String {
 # A2UI {vstr} summary
 {schema}
 
-# UI actions
-When the user presses a button you get a message `{action} NAME {{context JSON}}`.
-- `{book}` (context: restaurantName, address, imageUrl): show the booking form for that restaurant.
-- `{submit}` (context: restaurantName, partySize, reservationTime, dietary, imageUrl): confirm the booking.
-
+{actions}
 # Example: a result list
 {list}
 
@@ -166,10 +176,93 @@ When the user presses a button you get a message `{action} NAME {{context JSON}}
         confirm_sid = ui::CONFIRMATION_SURFACE,
         vstr = v.message_tag(),
         schema = schema_summary(v),
-        action = ACTION_PREFIX,
+        actions = ui_actions(),
+    )
+}
+
+/// The prompt's section on UI actions.
+fn ui_actions() -> String {
+    format!(
+        "# UI actions
+When the user presses a button you get a message `{ACTION_PREFIX} NAME {{context JSON}}`.
+- `{book}` (context: restaurantName, address, imageUrl): show the booking form for that restaurant.
+- `{submit}` (context: restaurantName, partySize, reservationTime, dietary, imageUrl): confirm the booking.
+",
         book = ui::BOOK_ACTION,
         submit = ui::SUBMIT_ACTION,
     )
+}
+
+/// The system prompt for version `v` when the model writes A2UI Express (`--format express`):
+/// the same role and UI actions as [`system_prompt`], the crate's Express prompt for the demo's
+/// catalog instead of the JSON summary, and the same examples written in Express. Made once
+/// per version; v0.8 has no Express.
+pub fn express_system_prompt(v: Version) -> Result<&'static str, String> {
+    static V09: OnceLock<Result<String, String>> = OnceLock::new();
+    static V10: OnceLock<Result<String, String>> = OnceLock::new();
+    let made = match v {
+        Version::V08 => return Err(crate::express::no_v08()),
+        Version::V09 => &V09,
+        _ => &V10,
+    };
+    made.get_or_init(|| write_express_prompt(v))
+        .as_deref()
+        .map_err(|e| format!("cannot write the Express system prompt: {e}"))
+}
+
+fn write_express_prompt(v: Version) -> Result<String, String> {
+    let catalogs = crate::express::catalogs(v)?;
+    let notation = a2ui_stream::express::prompt(catalogs, &[]).map_err(|e| e.to_string())?;
+    let [list, booking, confirm] = examples(v);
+    let block = |m: &[Value]| crate::express::block(v, m);
+    let heading = match v {
+        Version::V10 => {
+            "\n- Text has no heading variants in v1.0 but reads simple Markdown: write a heading as \
+             `Text(\"## Title\")`, or with data `Text(formatString(\"## ${/title}\"))`."
+        }
+        _ => "",
+    };
+    Ok(format!(
+        "You are a restaurant finder. You help people find restaurants and book a table.
+{version}
+
+# How you answer
+- To find restaurants, call the tool `get_restaurants` (cuisine, location, count). Never invent restaurants.
+- Then answer with one or two sentences of prose and exactly one A2UI Express block that shows the results,
+  between {open} and {close}, with no markdown fence.
+- Write the statements in this order, so the interface can be drawn while you are still writing:
+  1. `surface(\"ID\")`, then the plain values of the data model (such as the title);
+  2. the components, top-down: `root` first, every parent before its children;
+  3. the lists of the data model last, one record per statement: `$/items = []`, then `$/items/0 = {{...}}`,
+     `$/items/1 = {{...}}`, ... (each card is drawn as soon as its record is written).
+- Use only the components and functions listed below, give every component its own name, and make sure every
+  name you refer to (child, children, template) is a component you define.{heading}
+- Use surface `{list_sid}` for results, `{booking_sid}` for the booking form, `{confirm_sid}` for the confirmation.
+
+{notation}
+
+{actions}
+# Example: a result list
+{list}
+
+# Example: a booking form
+{booking}
+
+# Example: a confirmation
+{confirm}
+",
+        version = version_line(v),
+        open = crate::express::OPEN_TAG,
+        close = crate::express::CLOSE_TAG,
+        list_sid = ui::LIST_SURFACE,
+        booking_sid = ui::BOOKING_SURFACE,
+        confirm_sid = ui::CONFIRMATION_SURFACE,
+        notation = notation.trim_end(),
+        actions = ui_actions(),
+        list = block(&list)?,
+        booking = block(&booking)?,
+        confirm = block(&confirm)?,
+    ))
 }
 
 /// Which version a system prompt was written for (read from its version line).

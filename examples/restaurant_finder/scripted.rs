@@ -6,11 +6,15 @@
 //! It answers a query with a sentence and a `get_restaurants` tool call; the tool result with a
 //! sentence and an `<a2ui-json>` block built from the restaurants it got; a "Book" action with the
 //! booking form; the form's submit action with a confirmation.
+//!
+//! When the system prompt is the Express one (it names the `<a2ui>` tag) it writes the same UIs
+//! in A2UI Express, decompiled from the same messages ([`express::block`]), in an `<a2ui>` block
+//! between the same sentences, streamed in the same token pieces.
 
-use crate::prompt;
 use crate::tools::{self, GetRestaurantsArgs, Restaurant};
 use crate::ui::block;
 use crate::ui::{self, Version};
+use crate::{express, prompt};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header;
@@ -222,6 +226,25 @@ fn ctx<'a>(context: &'a Value, key: &str) -> &'a str {
     context.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// How the scripted model writes a UI: in the version and the notation its system prompt asks
+/// for.
+#[derive(Debug, Clone, Copy)]
+struct Writer {
+    version: Version,
+    express: bool,
+}
+
+impl Writer {
+    /// The block a UI's messages are written as.
+    fn block(self, messages: &[Value]) -> String {
+        if !self.express {
+            return block(messages);
+        }
+        express::block(self.version, messages)
+            .unwrap_or_else(|e| format!("(this UI has no A2UI Express form: {e})"))
+    }
+}
+
 /// The scripted answer to a chat-completions request.
 pub fn answer(request: &Value) -> Vec<Piece> {
     let empty = Vec::new();
@@ -229,15 +252,22 @@ pub fn answer(request: &Value) -> Vec<Piece> {
         .get("messages")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let version = messages
+    let system: Vec<String> = messages
         .iter()
         .filter(|m| m.get("role").and_then(Value::as_str) == Some("system"))
-        .find_map(|m| prompt::version_of_prompt(&content_text(m)))
-        .unwrap_or(Version::V09);
-    answer_to(version, messages)
+        .map(content_text)
+        .collect();
+    let writer = Writer {
+        version: system
+            .iter()
+            .find_map(|s| prompt::version_of_prompt(s))
+            .unwrap_or(Version::V09),
+        express: system.iter().any(|s| express::asks_for_express(s)),
+    };
+    answer_to(writer, messages)
 }
 
-fn answer_to(version: Version, messages: &[Value]) -> Vec<Piece> {
+fn answer_to(writer: Writer, messages: &[Value]) -> Vec<Piece> {
     let Some((last, earlier)) = messages.split_last() else {
         return vec![Piece::Text(
             "Ask me for restaurants, for example: top 5 Chinese restaurants in New York.".into(),
@@ -248,13 +278,13 @@ fn answer_to(version: Version, messages: &[Value]) -> Vec<Piece> {
     if role == "user" && text.starts_with(prompt::RETRY_PREFIX) {
         // Answer the turn again: drop the rejected answer and the complaint.
         let cut = earlier.len().saturating_sub(1);
-        return answer_to(version, earlier.get(..cut).unwrap_or_default());
+        return answer_to(writer, earlier.get(..cut).unwrap_or_default());
     }
     if role == "tool" {
-        return answer_tool_result(version, earlier, &text);
+        return answer_tool_result(writer, earlier, &text);
     }
     if let Some((name, context)) = prompt::parse_action_message(&text) {
-        return answer_action(version, &name, &context);
+        return answer_action(writer, &name, &context);
     }
     let args = parse_query(&text);
     let what = if args.cuisine.is_empty() {
@@ -275,7 +305,7 @@ fn answer_to(version: Version, messages: &[Value]) -> Vec<Piece> {
     ]
 }
 
-fn answer_tool_result(version: Version, earlier: &[Value], result: &str) -> Vec<Piece> {
+fn answer_tool_result(writer: Writer, earlier: &[Value], result: &str) -> Vec<Piece> {
     // The arguments of the call this result answers, for the title.
     let args: GetRestaurantsArgs = earlier
         .iter()
@@ -325,16 +355,17 @@ fn answer_tool_result(version: Version, earlier: &[Value], result: &str) -> Vec<
     };
     vec![Piece::Text(format!(
         "{lead}\n{}\nPress Book to reserve a table.",
-        block(&ui::restaurant_list(version, &title, &found))
+        writer.block(&ui::restaurant_list(writer.version, &title, &found))
     ))]
 }
 
-fn answer_action(version: Version, name: &str, context: &Value) -> Vec<Piece> {
+fn answer_action(writer: Writer, name: &str, context: &Value) -> Vec<Piece> {
+    let version = writer.version;
     let restaurant = ctx(context, "restaurantName");
     match name {
         ui::BOOK_ACTION => vec![Piece::Text(format!(
             "Let's get you a table at {restaurant}.\n{}\nFill in the details and press Reserve.",
-            block(&ui::booking_form(
+            writer.block(&ui::booking_form(
                 version,
                 restaurant,
                 ctx(context, "address"),
@@ -349,7 +380,7 @@ fn answer_action(version: Version, name: &str, context: &Value) -> Vec<Piece> {
             };
             vec![Piece::Text(format!(
                 "Done: your table at {restaurant} is booked.\n{}",
-                block(&ui::confirmation(
+                writer.block(&ui::confirmation(
                     version,
                     restaurant,
                     &party,
@@ -421,5 +452,148 @@ mod tests {
         );
         let payloads = sse_payloads(&second);
         assert_eq!(payloads.last().map(String::as_str), Some("[DONE]"));
+    }
+
+    /// The text of the scripted list for "Top 5 Chinese restaurants in New York" under
+    /// `system`, and the requests before it.
+    fn list_answer(system: &str) -> String {
+        let system = json!({"role": "system", "content": system});
+        let user = json!({"role": "user", "content": "Top 5 Chinese restaurants in New York"});
+        let Some(Piece::ToolCall { arguments, .. }) =
+            answer(&json!({"messages": [system, user]})).pop()
+        else {
+            panic!("no tool call")
+        };
+        let result = tools::call_tool(tools::GET_RESTAURANTS, &arguments).unwrap();
+        let call = json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": tools::GET_RESTAURANTS, "arguments": arguments}}]});
+        let tool = json!({"role": "tool", "tool_call_id": "c", "content": result});
+        let answer = answer(&json!({"messages": [system, user, call, tool]}));
+        let [Piece::Text(text)] = &answer[..] else {
+            panic!("{answer:?}")
+        };
+        text.clone()
+    }
+
+    /// The bytes and tokens of `text` streamed until the data-model update of `path` is out.
+    fn until(
+        tokens: &[String],
+        mut out: impl FnMut(&str) -> Vec<Value>,
+        path: &str,
+    ) -> (usize, usize) {
+        let mut bytes = 0;
+        for (n, token) in tokens.iter().enumerate() {
+            bytes += token.len();
+            let done = out(token)
+                .iter()
+                .any(|m| m["updateDataModel"]["path"] == path);
+            if done {
+                return (bytes, n + 1);
+            }
+        }
+        panic!("{path} never went out")
+    }
+
+    #[test]
+    fn the_express_list_is_the_json_list_in_fewer_bytes_streamed_card_by_card() {
+        for v in [Version::V09, Version::V10] {
+            let json_text = list_answer(&prompt::system_prompt(v));
+            let express_text = list_answer(prompt::express_system_prompt(v).unwrap());
+            assert!(json_text.contains("<a2ui-json>") && !json_text.contains("<a2ui>"));
+            assert!(express_text.contains("<a2ui>") && !express_text.contains("<a2ui-json>"));
+            // The same sentences around the block.
+            let around = |t: &str, open: &str, close: &str| {
+                let (before, rest) = t.split_once(open).unwrap();
+                (
+                    before.to_owned(),
+                    rest.split_once(close).unwrap().1.to_owned(),
+                )
+            };
+            assert_eq!(
+                around(&json_text, "<a2ui-json>", "</a2ui-json>"),
+                around(&express_text, "<a2ui>", "</a2ui>")
+            );
+            let (jt, et) = (tokens(&json_text), tokens(&express_text));
+            let json_at = |path| {
+                let mut splitter = a2ui_stream::Splitter::new();
+                until(
+                    &jt,
+                    |t| {
+                        splitter
+                            .feed(t.as_bytes())
+                            .filter_map(|e| match e {
+                                Ok(a2ui_stream::Event::Message(m)) => m.to_value().ok(),
+                                _ => None,
+                            })
+                            .collect()
+                    },
+                    path,
+                )
+            };
+            let express_at = |path| {
+                let mut parser = express::parser(v).unwrap();
+                until(
+                    &et,
+                    |t| {
+                        parser
+                            .feed(t)
+                            .into_iter()
+                            .flat_map(|p| match p.unwrap() {
+                                a2ui_stream::official::direct::Part::A2ui(m) => m,
+                                _ => Vec::new(),
+                            })
+                            .collect()
+                    },
+                    path,
+                )
+            };
+            let (json_first, express_first) = (json_at("/items/0"), express_at("/items/0"));
+            let (json_last, express_last) = (json_at("/items/4"), express_at("/items/4"));
+            println!(
+                "{}: JSON answer {} bytes in {} tokens, first card in at byte {} (token {}), last at {} (token {}); \
+                 Express answer {} bytes in {} tokens, first card in at byte {} (token {}), last at {} (token {})",
+                v.message_tag(),
+                json_text.len(),
+                jt.len(),
+                json_first.0,
+                json_first.1,
+                json_last.0,
+                json_last.1,
+                express_text.len(),
+                et.len(),
+                express_first.0,
+                express_first.1,
+                express_last.0,
+                express_last.1,
+            );
+            assert!(express_text.len() < json_text.len());
+            assert!(express_first.0 < express_last.0 && express_first.0 < json_first.0);
+            // The booking form and the confirmation are shorter in Express too.
+            let context = json!({"restaurantName": "Red Pepper Pavilion", "address": "315 E 14th St",
+                                 "imageUrl": "https://picsum.photos/seed/red-pepper/320/200",
+                                 "partySize": "2", "reservationTime": "2026-01-02T19:30", "dietary": ""});
+            for action in [ui::BOOK_ACTION, ui::SUBMIT_ACTION] {
+                let text = |express| {
+                    let writer = Writer {
+                        version: v,
+                        express,
+                    };
+                    let [Piece::Text(t)] = &answer_action(writer, action, &context)[..] else {
+                        panic!("{action}")
+                    };
+                    t.clone()
+                };
+                let (json_text, express_text) = (text(false), text(true));
+                println!(
+                    "{}: {action}: JSON answer {} bytes in {} tokens, Express answer {} bytes in {} tokens",
+                    v.message_tag(),
+                    json_text.len(),
+                    tokens(&json_text).len(),
+                    express_text.len(),
+                    tokens(&express_text).len()
+                );
+                assert!(express_text.len() < json_text.len() && express_text.contains("<a2ui>"));
+            }
+        }
     }
 }
