@@ -1326,7 +1326,7 @@ fn surface_messages(
 
 /// The data model the assignments build, in order: a map assigned to the whole model is
 /// merged into it, any other value set at its path as a renderer sets it (maps made on the way).
-fn data_model(data: &[(String, Value)]) -> Value {
+pub(crate) fn data_model(data: &[(String, Value)]) -> Value {
     let mut model = Value::Object(Map::new());
     for (path, value) in data {
         let keys: Vec<&str> = path.split('/').filter(|k| !k.is_empty()).collect();

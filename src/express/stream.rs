@@ -35,7 +35,7 @@ use super::parse::{self, ExprKind, Statement};
 use super::reader::{Piece, StatementReader, StatementText};
 use super::{ExpressError, ExpressErrorKind};
 use crate::framing::{self, Act, Class, Dialect, Tag};
-use crate::official::catalog::Catalog;
+use crate::official::catalog::{Catalog, Version};
 use crate::official::direct::Part;
 use crate::official::direct::text::{Run, open_tag};
 
@@ -707,10 +707,10 @@ impl<'c> Block<'c> {
         match self.shown.get_mut(scope) {
             Some(Shown::Live) => out.messages.push(message),
             Some(Shown::Waiting(waiting)) if root => {
-                let waiting = std::mem::take(waiting);
-                out.messages.push(self.create_surface(scope));
-                out.messages.extend(waiting);
-                out.messages.push(message);
+                let mut waiting = std::mem::take(waiting);
+                waiting.push(message);
+                let opening = self.opening(scope, waiting);
+                out.messages.extend(opening);
                 self.set_shown(scope, Shown::Live);
                 let id = self.surface_id(scope).to_owned();
                 self.created.push(id);
@@ -736,6 +736,55 @@ impl<'c> Block<'c> {
             .scopes()
             .get(scope)
             .map_or("", |s| s.surface_id.as_str())
+    }
+
+    /// What goes out when `root` creates surface `scope`, given the messages that waited for
+    /// it (the root's last): the `createSurface`, the waiting components in one
+    /// `updateComponents`, and the waiting data as one model: inline in the `createSurface`
+    /// (v1.0), or one `updateDataModel` of the whole model, still empty (v0.9).
+    fn opening(&self, scope: usize, waiting: Vec<Value>) -> Vec<Value> {
+        let mut surface = self.create_surface(scope);
+        let mut components = Vec::new();
+        let mut data = Vec::new();
+        for mut message in waiting {
+            if let Some(Value::Array(list)) = message
+                .get_mut("updateComponents")
+                .and_then(|u| u.get_mut("components"))
+            {
+                components.append(list);
+            } else if let Some(Value::Object(update)) = message.get_mut("updateDataModel") {
+                let path = update
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                data.push((path, update.remove("value").unwrap_or(Value::Null)));
+            }
+        }
+        let tag = self.compiler.version().message_tag();
+        let surface_id = self.surface_id(scope).to_owned();
+        let mut out = Vec::new();
+        let mut model_update = None;
+        if !data.is_empty() {
+            let model = compile::data_model(&data);
+            match surface.get_mut("createSurface") {
+                Some(Value::Object(create)) if self.compiler.version() >= Version::V10 => {
+                    create.insert("dataModel".to_owned(), model);
+                }
+                _ => {
+                    model_update = Some(json!({"version": tag, "updateDataModel": {
+                        "surfaceId": surface_id, "path": "/", "value": model,
+                    }}));
+                }
+            }
+        }
+        out.push(surface);
+        out.extend(model_update);
+        out.push(json!({"version": tag, "updateComponents": {
+            "surfaceId": surface_id,
+            "components": components,
+        }}));
+        out
     }
 
     /// The `createSurface` of surface `scope`, on its own.
