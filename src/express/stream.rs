@@ -90,8 +90,11 @@ pub struct ExpressParser<'c> {
 enum Shown {
     /// The surface may still be created (by `root`): its messages wait.
     Waiting(Vec<Value>),
-    /// Created, or only updated: its messages go out as they come.
+    /// Only updated: its messages go out as they come.
     Live,
+    /// Created by this block: its messages go out as they come, and the whole compile has
+    /// nothing for it they did not carry.
+    Created,
 }
 
 /// One block being read.
@@ -433,7 +436,8 @@ impl<'c> ExpressParser<'c> {
         self.created = created;
         let scopes = compiler.scopes();
         let version = compiler.version();
-        // Each surface's outputs, for the messages the whole compile has for it.
+        // Each surface's outputs, for the messages the whole compile has for it (none needed
+        // for a surface this block created: what went out is what the compile has).
         let mut by_scope: Vec<Vec<Output>> = shown.iter().map(|_| Vec::new()).collect();
         for output in &outputs {
             let scope = match output {
@@ -442,6 +446,9 @@ impl<'c> ExpressParser<'c> {
                 | Output::Data { scope, .. } => *scope,
                 Output::Message { .. } => continue,
             };
+            if matches!(shown.get(scope), Some(Shown::Created)) {
+                continue;
+            }
             if let Some(mine) = by_scope.get_mut(scope) {
                 mine.push(output.clone());
             }
@@ -469,6 +476,7 @@ impl<'c> ExpressParser<'c> {
                     // whole model (the compile's, for a top-level path or several) is not.
                     match shown {
                         Shown::Waiting(_) => out.messages.extend(messages),
+                        Shown::Created => {}
                         Shown::Live => out.messages.extend(messages.filter(|m| {
                             m.get("updateDataModel")
                                 .and_then(|u| u.get("path"))
@@ -705,13 +713,13 @@ impl<'c> Block<'c> {
             }
         };
         match self.shown.get_mut(scope) {
-            Some(Shown::Live) => out.messages.push(message),
+            Some(Shown::Live | Shown::Created) => out.messages.push(message),
             Some(Shown::Waiting(waiting)) if root => {
                 let mut waiting = std::mem::take(waiting);
                 waiting.push(message);
                 let opening = self.opening(scope, waiting);
                 out.messages.extend(opening);
-                self.set_shown(scope, Shown::Live);
+                self.set_shown(scope, Shown::Created);
                 let id = self.surface_id(scope).to_owned();
                 self.created.push(id);
             }
