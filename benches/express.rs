@@ -7,7 +7,8 @@
 //!   size: the project's v1.0 list sample (`<shared>/a2ui-v1/samples/agent/adk/
 //!   restaurant_finder/examples/1.0/single_column_list.json`, ids written with `_` and bindings
 //!   as `@path`, as the SDK reads them) holding 5, 20 and 80 restaurants, turned into Express by
-//!   [`express::decompile`](a2ui_stream::express::decompile).
+//!   [`express::decompile`](a2ui_stream::express::decompile), with one `surface(...)` statement
+//!   (the decompiler writes one again before the data, which came in messages of its own).
 //! * `--serve` answers requests on standard input, one per line: the path of a file holding
 //!   one block's Express text. The answer is one line: the CPU time of this thread per text in
 //!   seconds (the mean over a batch run for at least 20 ms, after one not timed), then the bytes
@@ -102,6 +103,18 @@ fn write_answers(dir: &Path) {
             }
         }
         let express = decompile(&messages, &catalogs).expect("the sample decompiles");
+        // One block for one surface, as a model writes it (and the demo's answers are): the
+        // decompiler opens the surface again before its data, for messages that came apart.
+        let mut opened = false;
+        let express: String = express
+            .lines()
+            .filter(|line| {
+                let again = opened && line.starts_with("surface(");
+                opened |= line.starts_with("surface(");
+                !again
+            })
+            .map(|line| format!("{line}\n"))
+            .collect();
         let path = dir.join(format!("list_{n:02}_restaurants.a2ui"));
         std::fs::write(&path, express).expect("writable answers folder");
     }

@@ -29,15 +29,15 @@
 //! assert_eq!(messages[1], r#"{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{}}]}}"#);
 //! ```
 //!
-//! # Three parsers, one shape
+//! # The parsers, one shape
 //!
 //! [`Splitter`] (this crate's semantics), `official::direct::DirectJsonParser` (the official
-//! SDK 0.9.0's) and `official::legacy::ProgressiveParser` (SDK 0.2.4-0.8.0's, feature `legacy`)
-//! are driven alike: `feed(chunk)` returns, in order, what the chunk completed and the errors
+//! SDK 0.9.0's), `official::legacy::ProgressiveParser` (SDK 0.2.4-0.8.0's, feature `legacy`) and
+//! `express::ExpressParser` (A2UI Express, feature `express`) are driven alike: `feed(chunk)` returns, in order, what the chunk completed and the errors
 //! it met, each an [`Error`] with a `kind()`, an `offset()` and a `message()`, and the parser
 //! goes on after an error; `finish()` returns what is left. The splitter hands out each message
-//! as its text ([`Message::as_str`], or [`Message::to_value`]); the two official parsers hand out
-//! `serde_json::Value`s, or text from a parser made with `json()`.
+//! as its text ([`Message::as_str`], or [`Message::to_value`]); the others hand out
+//! `serde_json::Value`s (the two official ones also text, from a parser made with `json()`).
 //!
 //! # Features
 //!
@@ -46,6 +46,7 @@
 //! | (none) | | [`Splitter`], [`Config`], [`Message`], [`Event`], [`Error`], and [`renderer`] (what a renderer holds after the messages): needs only `memchr`, `bytes` and `serde_json` |
 //! | `agui` | yes | `agui`: AG-UI events, SSE, a run builder, A2UI surfaces as activities, a verifier |
 //! | `official` | yes | `official`: the current SDK's direct-JSON parser, validator and catalogs |
+//! | `express` | no | `express`: A2UI Express, compiled whole or as it streams (`ExpressParser`), decompiled, and its system prompt |
 //! | `legacy` | no | `official::legacy`: the progressive and whole-response parsers of SDK 0.2.4-0.8.0 |
 //! | `async` | no | `stream`: a `futures::Stream` adapter and a `tokio_util` `Decoder` |
 #![deny(missing_docs)]
