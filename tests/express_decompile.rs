@@ -21,20 +21,14 @@ mod suite;
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use support::express::*;
+
+use std::path::Path;
 
 use a2ui_stream::MessageKind;
 use a2ui_stream::express::{self, CompileOptions, ExpressErrorKind};
-use a2ui_stream::official::catalog::{Catalog, Version};
-use serde_json::{Map, Value, json};
-
-/// The folder holding `a2ui-express/` and `a2ui-v1/`, when both are there.
-fn shared() -> Option<PathBuf> {
-    support::shared_root().filter(|root| {
-        root.join("a2ui-express/conformance/agent/express").is_dir()
-            && root.join("a2ui-v1/sdk-derived/v1_0").is_dir()
-    })
-}
+use a2ui_stream::official::catalog::Catalog;
+use serde_json::Value;
 
 #[cfg_attr(
     not(a2ui_shared),
@@ -115,26 +109,6 @@ fn round_trip(text: &str, messages: &[Value], catalogs: &[Catalog]) -> Result<()
         Err(format!(
             "the decompiled text compiles to other messages:\n{text}\ngot  {got}\nwant {want}"
         ))
-    }
-}
-
-/// `value` with every `@path` / `@call` key written `path` / `call`.
-fn without_at(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(key, v)| {
-                    let key = match key.as_str() {
-                        "@path" => "path",
-                        "@call" => "call",
-                        other => other,
-                    };
-                    (key.to_owned(), without_at(v))
-                })
-                .collect::<Map<_, _>>(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(without_at).collect()),
-        other => other.clone(),
     }
 }
 
@@ -269,53 +243,6 @@ fn transformed(catalog: &Catalog, transformer: &Value) -> Result<Catalog, String
     } else {
         Err(format!("unknown transformer {transformer}"))
     }
-}
-
-/// A file the suites name under `test_data/`: the Express suites' own copy, else the v1.0
-/// suites'.
-fn test_data(shared: &Path, path: &str) -> Result<PathBuf, String> {
-    ["a2ui-express/conformance", "a2ui-v1/conformance"]
-        .iter()
-        .map(|dir| shared.join(dir).join(path))
-        .find(|candidate| candidate.is_file())
-        .ok_or_else(|| format!("{path} is in neither conformance folder"))
-}
-
-fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
-}
-
-/// The catalog at `path` with the message and common-type schemas of the version it declares,
-/// read from its file so that the order it declares properties in is known.
-fn load_catalog(shared: &Path, path: &str) -> Result<Catalog, String> {
-    let file = test_data(shared, path)?;
-    let declared = read(&file)?
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{path} declares no protocolVersion"))?;
-    let version =
-        Version::parse(&declared).ok_or_else(|| format!("{path}: unknown version {declared}"))?;
-    let (s2c, common) = match version {
-        Version::V10 => (
-            "a2ui-v1/sdk-derived/v1_0/agent_to_renderer.json",
-            "a2ui-v1/sdk-derived/v1_0/common_types.json",
-        ),
-        Version::V09 => (
-            "a2ui/spec/v0_9/json/server_to_client.json",
-            "a2ui/spec/v0_9/json/common_types.json",
-        ),
-        other => return Err(format!("{path}: Express does not speak {other}")),
-    };
-    let config = json!({
-        "version": version.as_str(),
-        "s2c_schema": shared.join(s2c),
-        "catalog_schema": file,
-        "common_types_schema": shared.join(common),
-    });
-    Catalog::from_config(&config, shared).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The messages of one example turn.

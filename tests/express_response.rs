@@ -32,21 +32,15 @@ mod suite;
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use support::express::*;
+
+use std::path::Path;
 
 use a2ui_stream::express::{self, CompileOptions, ExpressError, ExpressErrorKind, ExpressParser};
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::direct::{Part, RawPart};
 use a2ui_stream::renderer::RendererState;
-use serde_json::{Map, Value, json};
-
-/// The folder holding `a2ui-express/` and `a2ui-v1/`, when both are there.
-fn shared() -> Option<PathBuf> {
-    support::shared_root().filter(|root| {
-        root.join("a2ui-express/conformance/agent/express").is_dir()
-            && root.join("a2ui-v1/sdk-derived/v1_0").is_dir()
-    })
-}
+use serde_json::{Value, json};
 
 #[cfg_attr(
     not(a2ui_shared),
@@ -405,82 +399,4 @@ fn suite_part(part: &Part) -> Value {
         Part::Text(text) => json!({"text": text}),
         Part::A2ui(messages) => json!({"a2ui": messages}),
     }
-}
-
-/// `value` with every `@path` / `@call` key written `path` / `call`.
-fn without_at(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(key, v)| {
-                    let key = match key.as_str() {
-                        "@path" => "path",
-                        "@call" => "call",
-                        other => other,
-                    };
-                    (key.to_owned(), without_at(v))
-                })
-                .collect::<Map<_, _>>(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(without_at).collect()),
-        other => other.clone(),
-    }
-}
-
-/// The catalogs a case names: `args.catalog` or `args.catalogs`.
-fn case_catalogs(args: &Value, shared: &Path) -> Result<Vec<Catalog>, String> {
-    let names: Vec<&Value> = match (args.get("catalog"), args.get("catalogs")) {
-        (Some(one), _) => vec![one],
-        (None, Some(Value::Array(many))) => many.iter().collect(),
-        _ => return Err("a case names its catalog".to_owned()),
-    };
-    names
-        .into_iter()
-        .map(|name| {
-            let path = name.as_str().ok_or("a catalog is named by a path")?;
-            load_catalog(shared, &test_data(shared, path)?)
-        })
-        .collect()
-}
-
-/// Where `path` is: under `a2ui-express/conformance`, else `a2ui-v1/conformance`.
-fn test_data(shared: &Path, path: &str) -> Result<PathBuf, String> {
-    ["a2ui-express/conformance", "a2ui-v1/conformance"]
-        .iter()
-        .map(|dir| shared.join(dir).join(path))
-        .find(|candidate| candidate.is_file())
-        .ok_or_else(|| format!("{path} is in neither conformance folder"))
-}
-
-/// The catalog in `file`, with the message and common-type schemas of the version it declares
-/// (`protocolVersion`), read from its file so that the order it declares properties in is
-/// known.
-fn load_catalog(shared: &Path, file: &Path) -> Result<Catalog, String> {
-    let path = file.display();
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{path}: {e}"))?;
-    let document: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
-    let declared = document
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("{path} declares no protocolVersion"))?;
-    let version =
-        Version::parse(declared).ok_or_else(|| format!("{path}: unknown version {declared}"))?;
-    let (s2c, common) = match version {
-        Version::V10 => (
-            "a2ui-v1/sdk-derived/v1_0/agent_to_renderer.json",
-            "a2ui-v1/sdk-derived/v1_0/common_types.json",
-        ),
-        Version::V09 => (
-            "a2ui/spec/v0_9/json/server_to_client.json",
-            "a2ui/spec/v0_9/json/common_types.json",
-        ),
-        other => return Err(format!("{path}: Express does not speak {other}")),
-    };
-    let config = json!({
-        "version": version.as_str(),
-        "s2c_schema": shared.join(s2c),
-        "catalog_schema": file,
-        "common_types_schema": shared.join(common),
-    });
-    Catalog::from_config(&config, shared).map_err(|e| format!("{path}: {e}"))
 }

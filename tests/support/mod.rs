@@ -21,6 +21,11 @@ pub mod runs;
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod redis;
 
+/// What the Express suite runners share.
+#[cfg(feature = "express")]
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod express;
+
 /// What the progressive-parser tests share.
 #[cfg(feature = "legacy")]
 pub mod progressive;
