@@ -7,6 +7,8 @@
 mod suite;
 mod support;
 
+use support::parts::{raw_part, suite_part, suite_raw};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -40,14 +42,6 @@ fn validator(v1: &Path, case: &Value) -> Arc<Validator> {
         read(&derived.join("common_types.json")),
     );
     Arc::new(Validator::new(&catalog).unwrap())
-}
-
-/// A part as the suite writes it.
-fn suite_part(part: &Part) -> Value {
-    match part {
-        Part::Text(text) => json!({"text": text}),
-        Part::A2ui(messages) => json!({"a2ui": messages}),
-    }
 }
 
 /// A chunk as the SDK's `parse_chunk` answers it: what it made ready, or its first error (the
@@ -129,30 +123,6 @@ fn streaming_case(v1: &Path, case: &Value) -> Result<(), String> {
     Ok(())
 }
 
-fn raw_part(part: &RawPart) -> Value {
-    match part {
-        RawPart::Text(text) => json!({"text": text}),
-        RawPart::A2uiRaw {
-            raw,
-            is_final: true,
-        } => json!({"a2ui_raw": raw}),
-        RawPart::A2uiRaw {
-            raw,
-            is_final: false,
-        } => json!({"a2ui_raw": raw, "is_final": false}),
-    }
-}
-
-fn suite_raw(part: &Value) -> RawPart {
-    match part.get("text").and_then(Value::as_str) {
-        Some(text) => RawPart::Text(text.to_owned()),
-        None => RawPart::A2uiRaw {
-            raw: part["a2ui_raw"].as_str().unwrap_or_default().to_owned(),
-            is_final: part.get("is_final") != Some(&json!(false)),
-        },
-    }
-}
-
 fn parser_case(v1: &Path, case: &Value) -> Result<(), String> {
     match case["action"].as_str() {
         Some("unwrap") => {
@@ -168,7 +138,8 @@ fn parser_case(v1: &Path, case: &Value) -> Result<(), String> {
         Some("wrap") => {
             let parts: Vec<RawPart> = case["parts"]
                 .as_array()
-                .map(|p| p.iter().map(suite_raw).collect())
+                .map(|p| p.iter().map(suite_raw).collect::<Result<_, _>>())
+                .transpose()?
                 .unwrap_or_default();
             let out = direct::wrap(&parts);
             if let Some(want) = case.get("expect_output").and_then(Value::as_str)

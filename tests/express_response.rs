@@ -33,6 +33,7 @@ mod suite;
 mod support;
 
 use support::express::*;
+use support::parts::{raw_part, suite_part, suite_raw};
 
 use std::path::Path;
 
@@ -40,7 +41,7 @@ use a2ui_stream::express::{self, CompileOptions, ExpressError, ExpressErrorKind,
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::direct::{Part, RawPart};
 use a2ui_stream::renderer::RendererState;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 #[cfg_attr(
     not(a2ui_shared),
@@ -360,43 +361,5 @@ fn same_messages(got: &[Value], want: &Value) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("got  {got}\nwant {want}"))
-    }
-}
-
-/// A raw part as the suite writes it.
-fn raw_part(part: &RawPart) -> Value {
-    match part {
-        RawPart::Text(text) => json!({"text": text}),
-        RawPart::A2uiRaw {
-            raw,
-            is_final: true,
-        } => json!({"a2ui_raw": raw}),
-        RawPart::A2uiRaw {
-            raw,
-            is_final: false,
-        } => json!({"a2ui_raw": raw, "is_final": false}),
-    }
-}
-
-/// A raw part the suite writes.
-fn suite_raw(part: &Value) -> Result<RawPart, String> {
-    if let Some(text) = part.get("text").and_then(Value::as_str) {
-        return Ok(RawPart::Text(text.to_owned()));
-    }
-    let raw = part
-        .get("a2ui_raw")
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("{part} is neither text nor a payload"))?;
-    Ok(RawPart::A2uiRaw {
-        raw: raw.to_owned(),
-        is_final: part.get("is_final") != Some(&Value::Bool(false)),
-    })
-}
-
-/// A parsed part as the suite writes it.
-fn suite_part(part: &Part) -> Value {
-    match part {
-        Part::Text(text) => json!({"text": text}),
-        Part::A2ui(messages) => json!({"a2ui": messages}),
     }
 }

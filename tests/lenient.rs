@@ -15,6 +15,8 @@
 //! back does not.
 #![cfg(feature = "official")]
 
+mod support;
+
 use std::sync::Arc;
 
 use a2ui_stream::official::Emission;
@@ -25,6 +27,7 @@ use a2ui_stream::renderer::RendererState;
 use a2ui_stream::{Config, Event, Splitter, Version};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use support::parts::suite_part;
 
 /// The cases read differently from the SDK, and why. The SDK straightens every curly quote of a
 /// block that does not read, rereading it from its start; this parser straightens a block from
@@ -115,14 +118,6 @@ fn parser(case: &Case) -> DirectJsonParser {
     if case.wrapped { p } else { p.unwrapped() }
 }
 
-/// A part as the recording writes it.
-fn recorded(part: &Part) -> Value {
-    match part {
-        Part::Text(text) => json!({"text": text}),
-        Part::A2ui(messages) => json!({"a2ui": messages}),
-    }
-}
-
 /// The response fed in `pieces`, then the end: every part, and whether any error came.
 fn run(case: &Case, pieces: &[&str]) -> (Vec<Part>, bool) {
     let (parts, errors) = run_to(case, pieces, true);
@@ -181,7 +176,7 @@ fn the_whole_response_reads_as_the_sdk_reads_it() {
         if let Some(why) = case.diverges() {
             let (parts, errors) = run_to(&case, &[&case.response], true);
             let shown =
-                serde_json::to_string(&parts.iter().map(recorded).collect::<Vec<_>>()).unwrap();
+                serde_json::to_string(&parts.iter().map(suite_part).collect::<Vec<_>>()).unwrap();
             let read = ["\"It\u{2019}s open\"", "\"end </a2ui-json> here\""]
                 .iter()
                 .any(|text| shown.contains(text));
@@ -196,7 +191,7 @@ fn the_whole_response_reads_as_the_sdk_reads_it() {
         let (parts, errors) = run_to(&case, &[&case.response], false);
         let ours = errors
             .is_empty()
-            .then(|| parts.iter().map(recorded).collect::<Vec<_>>());
+            .then(|| parts.iter().map(suite_part).collect::<Vec<_>>());
         if ours != case.whole {
             wrong.push(format!(
                 "{}: the SDK gives {:?}\n  this parser gives {:?} {errors:?}",

@@ -21,6 +21,11 @@ pub mod runs;
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod redis;
 
+/// Parts as the official suites write them.
+#[cfg(feature = "official")]
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod parts;
+
 /// What the Express suite runners share.
 #[cfg(feature = "express")]
 #[allow(dead_code)] // not every test file that includes this module needs it
