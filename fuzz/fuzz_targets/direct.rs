@@ -7,6 +7,8 @@
 //! from a hash of the input, and `fuzz/smoke.sh` seeds the corpus with a v1.0 response.
 #![no_main]
 
+mod seeded;
+
 use std::sync::{Arc, OnceLock};
 
 use a2ui_stream::Version;
@@ -16,6 +18,7 @@ use a2ui_stream::official::Emission;
 use a2ui_stream::official::validator::Validator;
 use a2ui_stream::renderer::RendererState;
 use libfuzzer_sys::fuzz_target;
+use seeded::{chunks, seed};
 
 fn validator() -> Arc<Validator> {
     static VALIDATOR: OnceLock<Arc<Validator>> = OnceLock::new();
@@ -24,25 +27,6 @@ fn validator() -> Arc<Validator> {
             .validator()
             .expect("the built-in v1.0 catalog compiles")
     }))
-}
-
-/// Chunks of 1 to 16 bytes (longer where a character would be cut), sizes drawn from `seed`.
-fn chunks(text: &str, seed: u64) -> Vec<&str> {
-    let mut state = seed | 1;
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mut end = (start + 1 + (state % 16) as usize).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
 }
 
 /// What a renderer holds after every step's messages, or `None` when a step is an error.
@@ -64,9 +48,7 @@ fn run(pieces: &[&str], mode: Emission) -> Option<RendererState> {
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let seed = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
+    let seed = seed(data);
     let cut = chunks(&text, seed);
     let whole = run(&[&text], Emission::Official);
     let official = run(&cut, Emission::Official);

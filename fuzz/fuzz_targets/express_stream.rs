@@ -9,6 +9,8 @@
 //! Express responses.
 #![no_main]
 
+mod seeded;
+
 use std::sync::OnceLock;
 
 use a2ui_stream::express::{CompileOptions, ExpressError, ExpressParser};
@@ -16,6 +18,7 @@ use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::direct::Part;
 use a2ui_stream::renderer::RendererState;
 use libfuzzer_sys::fuzz_target;
+use seeded::{chunks, seed};
 
 fn catalogs(v10: bool) -> &'static [Catalog] {
     static V09: OnceLock<[Catalog; 1]> = OnceLock::new();
@@ -25,25 +28,6 @@ fn catalogs(v10: bool) -> &'static [Catalog] {
     } else {
         V09.get_or_init(|| [Catalog::builtin(Version::V09)])
     }
-}
-
-/// Chunks of 1 to 16 bytes (longer where a character would be cut), sizes drawn from `seed`.
-fn chunks(text: &str, seed: u64) -> Vec<&str> {
-    let mut state = seed | 1;
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mut end = (start + 1 + (state % 16) as usize).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
 }
 
 /// What streaming `pieces` gave: the renderer's state, the errors (kind, offset, message) and
@@ -88,9 +72,7 @@ fn run(pieces: &[&str], v10: bool, wrapped: bool) -> Outcome {
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let seed = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
+    let seed = seed(data);
     let (v10, wrapped) = (seed & 2 == 0, seed & 4 == 0);
     let whole = run(&[&text], v10, wrapped);
     let cut = run(&chunks(&text, seed), v10, wrapped);

@@ -14,6 +14,8 @@
 //! `$A2UI_SHARED/a2ui/spec`); without them it says so and stops.
 #![no_main]
 
+mod seeded;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -23,6 +25,7 @@ use a2ui_stream::official::legacy::{ProgressiveError, ProgressiveParser, Respons
 use a2ui_stream::official::legacy::response::{has_a2ui_parts, parse_and_fix, parse_response};
 use a2ui_stream::official::validator::Validator;
 use libfuzzer_sys::fuzz_target;
+use seeded::{chunks, seed};
 
 /// The basic catalog of each version, compiled once.
 fn validators() -> &'static [Arc<Validator>] {
@@ -51,33 +54,6 @@ fn validators() -> &'static [Arc<Validator>] {
     })
 }
 
-/// Chunks of 1 to 16 bytes (longer where a character would be cut), their sizes drawn from a
-/// generator seeded with `seed`.
-fn chunks(text: &str, seed: u64) -> Vec<&str> {
-    let mut state = seed | 1;
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mut end = (start + 1 + (state % 16) as usize).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        out.push(&text[start..end]);
-        start = end;
-    }
-    out
-}
-
-/// FNV-1a over the input: the same input always gets the same chunks.
-fn hash(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The Value form written as the text form writes it.
 fn written(parts: &[Result<ResponsePart, ProgressiveError>]) -> Vec<Result<ResponsePart<String>, ProgressiveError>> {
     parts
@@ -97,7 +73,7 @@ fn written(parts: &[Result<ResponsePart, ProgressiveError>]) -> Vec<Result<Respo
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let seed = hash(data);
+    let seed = seed(data);
     let pieces = chunks(&text, seed);
     // The version the text looks like, and one time in four the other one; either mode.
     let v09 = text.contains("v0.9") != (seed >> 60 == 0);
