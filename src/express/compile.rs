@@ -1299,14 +1299,7 @@ fn surface_messages(
         }
         return Ok(messages);
     }
-    let mut create = Map::new();
-    create.insert("surfaceId".to_owned(), Value::String(surface_id.to_owned()));
-    if let Some(id) = catalog_id {
-        create.insert("catalogId".to_owned(), Value::String(id));
-    }
-    if let Some(send) = scope.send_data_model {
-        create.insert("sendDataModel".to_owned(), Value::Bool(send));
-    }
+    let mut create = surface_opening(scope, catalog_id.as_deref());
     if version == Version::V10 {
         create.insert("components".to_owned(), Value::Array(components));
         if has_data {
@@ -1322,6 +1315,23 @@ fn surface_messages(
         messages.push(json!({"version": tag, "updateDataModel": {"surfaceId": surface_id, "path": "/", "value": model}}));
     }
     Ok(messages)
+}
+
+/// The body of the `createSurface` of `scope`, without its components and data model: its id,
+/// the catalog it is written against, and whether the client sends its data model.
+pub(crate) fn surface_opening(scope: &Scope, catalog_id: Option<&str>) -> Map<String, Value> {
+    let mut create = Map::new();
+    create.insert(
+        "surfaceId".to_owned(),
+        Value::String(scope.surface_id.clone()),
+    );
+    if let Some(id) = catalog_id {
+        create.insert("catalogId".to_owned(), Value::String(id.to_owned()));
+    }
+    if let Some(send) = scope.send_data_model {
+        create.insert("sendDataModel".to_owned(), Value::Bool(send));
+    }
+    create
 }
 
 /// The data model the assignments build, in order: a map assigned to the whole model is

@@ -797,16 +797,13 @@ impl<'c> Block<'c> {
 
     /// The `createSurface` of surface `scope`, on its own.
     fn create_surface(&self, scope: usize) -> Value {
-        let mut create = Map::new();
-        if let Some(scope) = self.compiler.scopes().get(scope) {
-            create.insert("surfaceId".to_owned(), json!(scope.surface_id));
-            if let Some(id) = self.compiler.catalog_id(scope.catalog) {
-                create.insert("catalogId".to_owned(), json!(id));
-            }
-            if let Some(send) = scope.send_data_model {
-                create.insert("sendDataModel".to_owned(), json!(send));
-            }
-        }
+        let create = self
+            .compiler
+            .scopes()
+            .get(scope)
+            .map_or_else(Map::new, |scope| {
+                compile::surface_opening(scope, self.compiler.catalog_id(scope.catalog))
+            });
         json!({"version": self.compiler.version().message_tag(), "createSurface": create})
     }
 }
