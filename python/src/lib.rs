@@ -276,11 +276,96 @@ type Fed<'py> = (Bound<'py, PyList>, bool);
 
 /// The crate's direct-JSON streaming parser for one response.
 #[pyclass(module = "a2ui_stream._native")]
-struct DirectParser {
-    parser: Option<DirectJsonParser>,
+struct DirectParser(Guarded<DirectJsonParser>);
+
+/// One of the crate's streaming parsers behind a Python object: it runs every call under
+/// `catch_unwind` and stops for good at a panic, and counts the bytes taken, for the offset of
+/// an error that has no place of its own.
+struct Guarded<P> {
+    parser: Option<P>,
     kit: Py<Kit>,
-    /// Bytes taken so far, for the offset of an error that has no place of its own.
     fed: u64,
+}
+
+impl<P> Guarded<P> {
+    fn new(parser: P, kit: Py<Kit>) -> Self {
+        Guarded {
+            parser: Some(parser),
+            kit,
+            fed: 0,
+        }
+    }
+
+    /// The next chunk: its text handed to `feed`, or an error for a lone surrogate.
+    fn feed<'py, E>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyString>,
+        feed: impl FnOnce(&mut P, &str) -> Vec<Result<Part, E>>,
+        error: impl Fn(Python<'py>, &Kit, &E) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Fed<'py>> {
+        let Ok(text) = chunk.to_cow() else {
+            return self.failed(py, "the chunk is not valid Unicode (a lone surrogate)");
+        };
+        let len = text.len() as u64;
+        self.run(py, len, |p| feed(p, &text), error)
+    }
+
+    /// Runs `step` on the parser under `catch_unwind`, then builds the Python items, an error
+    /// made by `error` in its place.
+    fn run<'py, E>(
+        &mut self,
+        py: Python<'py>,
+        len: u64,
+        step: impl FnOnce(&mut P) -> Vec<Result<Part, E>>,
+        error: impl Fn(Python<'py>, &Kit, &E) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Fed<'py>> {
+        let Some(parser) = self.parser.as_mut() else {
+            return self.failed(py, "the parser stopped at an internal error");
+        };
+        let out = match catch_unwind(AssertUnwindSafe(|| step(parser))) {
+            Ok(out) => out,
+            Err(payload) => {
+                self.parser = None;
+                let text = format!("internal error: {}", panic_text(payload.as_ref()));
+                return self.failed(py, &text);
+            }
+        };
+        self.fed = self.fed.saturating_add(len);
+        let kit = self.kit.get();
+        let list = PyList::empty(py);
+        let mut failed = false;
+        for item in out {
+            match item {
+                Ok(part) => list.append(kit.part(py, part)?)?,
+                Err(e) => {
+                    failed = true;
+                    list.append(error(py, kit, &e)?)?;
+                }
+            }
+        }
+        Ok((list, failed))
+    }
+
+    /// One parse error at the byte reached, alone.
+    fn failed<'py>(&self, py: Python<'py>, message: &str) -> PyResult<Fed<'py>> {
+        let kit = self.kit.get();
+        let error = Kit::error(py, &kit.parse_error, PARSE, Some(self.fed), message)?;
+        Ok((PyList::new(py, [error])?, true))
+    }
+}
+
+/// The Python error for an error of the direct-JSON parser.
+fn direct_error<'py>(
+    py: Python<'py>,
+    kit: &Kit,
+    e: &a2ui_stream::official::direct::DirectError,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (class, kind) = match e.kind() {
+        DirectErrorKind::Validation => (&kit.validation_error, VALIDATION),
+        _ => (&kit.parse_error, PARSE),
+    };
+    Kit::error(py, class, kind, e.offset(), e.message())
 }
 
 #[pymethods]
@@ -307,74 +392,18 @@ impl DirectParser {
             Emission::Official
         };
         let parser = DirectJsonParser::new(validator, progressive_keys, mode);
-        Ok(DirectParser {
-            parser: Some(if wrapped { parser } else { parser.unwrapped() }),
-            kit,
-            fed: 0,
-        })
+        let parser = if wrapped { parser } else { parser.unwrapped() };
+        Ok(DirectParser(Guarded::new(parser, kit)))
     }
 
     /// The next chunk of the response: what it made ready, each error in its place.
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyString>) -> PyResult<Fed<'py>> {
-        let Ok(text) = chunk.to_cow() else {
-            return self.failed(py, "the chunk is not valid Unicode (a lone surrogate)");
-        };
-        let len = text.len() as u64;
-        self.run(py, len, |p| p.feed(&text))
+        self.0.feed(py, chunk, |p, text| p.feed(text), direct_error)
     }
 
     /// The end of the response: the text held back; an error for a block left open.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Fed<'py>> {
-        self.run(py, 0, |p| p.finish())
-    }
-}
-
-impl DirectParser {
-    /// Runs `step` on the parser under `catch_unwind`, then builds the Python items.
-    fn run<'py>(
-        &mut self,
-        py: Python<'py>,
-        len: u64,
-        step: impl FnOnce(
-            &mut DirectJsonParser,
-        ) -> Vec<Result<Part, a2ui_stream::official::direct::DirectError>>,
-    ) -> PyResult<Fed<'py>> {
-        let Some(parser) = self.parser.as_mut() else {
-            return self.failed(py, "the parser stopped at an internal error");
-        };
-        let out = match catch_unwind(AssertUnwindSafe(|| step(parser))) {
-            Ok(out) => out,
-            Err(payload) => {
-                self.parser = None;
-                let text = format!("internal error: {}", panic_text(payload.as_ref()));
-                return self.failed(py, &text);
-            }
-        };
-        self.fed = self.fed.saturating_add(len);
-        let kit = self.kit.get();
-        let list = PyList::empty(py);
-        let mut failed = false;
-        for item in out {
-            match item {
-                Ok(part) => list.append(kit.part(py, part)?)?,
-                Err(e) => {
-                    failed = true;
-                    let (class, kind) = match e.kind() {
-                        DirectErrorKind::Validation => (&kit.validation_error, VALIDATION),
-                        _ => (&kit.parse_error, PARSE),
-                    };
-                    list.append(Kit::error(py, class, kind, e.offset(), e.message())?)?;
-                }
-            }
-        }
-        Ok((list, failed))
-    }
-
-    /// One parse error at the byte reached, alone.
-    fn failed<'py>(&self, py: Python<'py>, message: &str) -> PyResult<Fed<'py>> {
-        let kit = self.kit.get();
-        let error = Kit::error(py, &kit.parse_error, PARSE, Some(self.fed), message)?;
-        Ok((PyList::new(py, [error])?, true))
+        self.0.run(py, 0, |p| p.finish(), direct_error)
     }
 }
 
@@ -757,11 +786,7 @@ fn express_prompt<'py>(
 
 /// The crate's streaming Express parser for one response.
 #[pyclass(module = "a2ui_stream._native")]
-struct ExpressParser {
-    parser: Option<express::ExpressParser<'static>>,
-    kit: Py<Kit>,
-    fed: u64,
-}
+struct ExpressParser(Guarded<express::ExpressParser<'static>>);
 
 #[pymethods]
 impl ExpressParser {
@@ -779,72 +804,24 @@ impl ExpressParser {
         let slice = catalog_slice(&catalogs)?;
         let options = options(version_text, surface_id)?;
         match guarded(|| express::ExpressParser::new(slice, options)) {
-            Ok(parser) => Ok(ExpressParser {
-                parser: Some(if wrapped { parser } else { parser.unwrapped() }),
-                kit,
-                fed: 0,
-            }),
+            Ok(parser) => {
+                let parser = if wrapped { parser } else { parser.unwrapped() };
+                Ok(ExpressParser(Guarded::new(parser, kit)))
+            }
             Err(e) => Err(PyErr::from_value(e.to_py(py, kit.get())?)),
         }
     }
 
     /// The next chunk of the response: what it made ready, each error in its place.
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyString>) -> PyResult<Fed<'py>> {
-        let Ok(text) = chunk.to_cow() else {
-            return self.failed(py, "the chunk is not valid Unicode (a lone surrogate)");
-        };
-        let len = text.len() as u64;
-        self.run(py, len, |p| p.feed(&text))
+        self.0
+            .feed(py, chunk, |p, text| p.feed(text), express_error)
     }
 
     /// The end of the response.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Fed<'py>> {
-        self.run(py, 0, express::ExpressParser::finish)
-    }
-}
-
-impl ExpressParser {
-    /// Runs `step` under `catch_unwind`, then builds the Python items.
-    fn run<'py>(
-        &mut self,
-        py: Python<'py>,
-        len: u64,
-        step: impl FnOnce(
-            &mut express::ExpressParser<'static>,
-        ) -> Vec<Result<Part, express::ExpressError>>,
-    ) -> PyResult<Fed<'py>> {
-        let Some(parser) = self.parser.as_mut() else {
-            return self.failed(py, "the parser stopped at an internal error");
-        };
-        let out = match catch_unwind(AssertUnwindSafe(|| step(parser))) {
-            Ok(out) => out,
-            Err(payload) => {
-                self.parser = None;
-                let text = format!("internal error: {}", panic_text(payload.as_ref()));
-                return self.failed(py, &text);
-            }
-        };
-        self.fed = self.fed.saturating_add(len);
-        let kit = self.kit.get();
-        let list = PyList::empty(py);
-        let mut failed = false;
-        for item in out {
-            match item {
-                Ok(part) => list.append(kit.part(py, part)?)?,
-                Err(e) => {
-                    failed = true;
-                    list.append(express_error(py, kit, &e)?)?;
-                }
-            }
-        }
-        Ok((list, failed))
-    }
-
-    /// One parse error at the byte reached, alone.
-    fn failed<'py>(&self, py: Python<'py>, message: &str) -> PyResult<Fed<'py>> {
-        let kit = self.kit.get();
-        let error = Kit::error(py, &kit.parse_error, PARSE, Some(self.fed), message)?;
-        Ok((PyList::new(py, [error])?, true))
+        self.0
+            .run(py, 0, express::ExpressParser::finish, express_error)
     }
 }
 
