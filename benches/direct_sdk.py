@@ -70,11 +70,12 @@ def response(messages):
             + "\n</a2ui-json>\nTell me which one you would like to book.")
 
 
-def responses():
+def responses(sizes=SIZES):
+    """`(name, text)` per size: the smallest response of at least that many bytes."""
     with open(SAMPLE, encoding="utf-8") as f:
         sample = fixed(json.load(f))
     out = []
-    for size in SIZES:
+    for size in sizes:
         n = 1
         while True:
             messages = json.loads(json.dumps(sample))
