@@ -5,19 +5,18 @@
 //! Express compiles to A2UI v0.9 and v1.0; there is no Express for v0.8.
 //!
 //! The UIs are the messages the [`ui`] builders make, decompiled with
-//! [`a2ui_stream::express::decompile`], after three changes that keep the UI the same:
+//! [`a2ui_stream::express::decompile`], after two changes that keep the UI the same:
 //!
 //! * component ids are identifiers (`card_book`, as v1.0 writes them), since an Express name is
 //!   one: a hyphenated id would need `id="card-book"`, and a parent written before such a child
 //!   (top-down, for streaming) could not name it yet;
-//! * a data list is written one record per statement (`$/items = []`, then `$/items/0 = {..}`,
-//!   ...), so each card shows the moment its record is written, as the splitter hands out each
-//!   record of a JSON list;
 //! * the surface's theme is left out: Express's `surface(...)` has none.
 //!
-//! A block holds one surface's statements under one `surface("id")` line: decompiling writes a
-//! data update after the surface's creation under a `surface("id")` line of its own, and a
-//! parser holds the statements after such a line until the block closes.
+//! A data list stays one statement (`$/items = [{..}, ..]`): the parser hands out each record as
+//! it closes, so each card shows the moment its record is written. A block holds one surface's
+//! statements under one `surface("id")` line: decompiling writes a data update after the
+//! surface's creation under a `surface("id")` line of its own, which would make it an update of
+//! the whole data model.
 
 use crate::ui::{self, Version};
 use a2ui_stream::express::{CompileOptions, ExpressParser};
@@ -95,7 +94,7 @@ pub fn block(v: Version, messages: &[Value]) -> Result<String, String> {
     ))
 }
 
-/// `messages` as Express writes them: identifier ids, lists one record per update, no theme.
+/// `messages` as Express writes them: identifier ids, no theme.
 pub fn as_written(messages: &[Value]) -> Vec<Value> {
     let mut out = Vec::new();
     for m in messages {
@@ -110,27 +109,7 @@ pub fn as_written(messages: &[Value]) -> Vec<Value> {
         {
             components.iter_mut().for_each(identifier_ids);
         }
-        let list = m.get("updateDataModel").and_then(|b| {
-            let path = b.get("path")?.as_str()?;
-            let items = b.get("value")?.as_array()?;
-            Some((path.trim_end_matches('/').to_owned(), items.clone()))
-        });
-        let Some((path, items)) = list else {
-            out.push(m);
-            continue;
-        };
-        let update = |path: String, value: Value| {
-            let mut m = m.clone();
-            if let Some(body) = m.get_mut("updateDataModel").and_then(Value::as_object_mut) {
-                body.insert("path".into(), json!(path));
-                body.insert("value".into(), value);
-            }
-            m
-        };
-        out.push(update(path.clone(), json!([])));
-        for (i, item) in items.into_iter().enumerate() {
-            out.push(update(format!("{path}/{i}"), item));
-        }
+        out.push(m);
     }
     out
 }
