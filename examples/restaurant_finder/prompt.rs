@@ -233,8 +233,8 @@ fn write_express_prompt(v: Version) -> Result<String, String> {
 - Write the statements in this order, so the interface can be drawn while you are still writing:
   1. `surface(\"ID\")`, then the plain values of the data model (such as the title);
   2. the components, top-down: `root` first, every parent before its children;
-  3. the lists of the data model last, one record per statement: `$/items = []`, then `$/items/0 = {{...}}`,
-     `$/items/1 = {{...}}`, ... (each card is drawn as soon as its record is written).
+  3. the lists of the data model last: `$/items = [{{...}}, {{...}}, ...]` (each card is drawn as soon as its
+     record is written).
 - Use only the components and functions listed below, give every component its own name, and make sure every
   name you refer to (child, children, template) is a component you define.{heading}
 - Use surface `{list_sid}` for results, `{booking_sid}` for the booking form, `{confirm_sid}` for the confirmation.
