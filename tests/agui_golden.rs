@@ -2,8 +2,11 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::events::{Event, EventType, PatchOp};
-use a2ui_stream::agui::{AgentOutput, RunBuilder, RunBuilderErrorKind, verify};
+use a2ui_stream::agui::{RunBuilder, RunBuilderErrorKind, verify};
 use serde_json::{Value, json};
+
+mod support;
+use support::outputs::{Output, push};
 
 fn wire(events: &[Event]) -> Vec<Value> {
     events
@@ -247,38 +250,38 @@ fn six_event_run_with_token_streaming() {
 fn nested_workflow() {
     let mut run = RunBuilder::new("t", "wf");
     let outputs = vec![
-        AgentOutput::RunStarted,
-        AgentOutput::StateSnapshot(json!({"progress": 0})),
-        AgentOutput::StepStarted("research".into()),
-        AgentOutput::RunStarted,
-        AgentOutput::Text("Looking it up.".into()),
-        AgentOutput::ToolCallStart {
+        Output::RunStarted,
+        Output::StateSnapshot(json!({"progress": 0})),
+        Output::StepStarted("research".into()),
+        Output::RunStarted,
+        Output::Text("Looking it up.".into()),
+        Output::ToolCallStart {
             id: "c1".into(),
             name: "search".into(),
         },
-        AgentOutput::ToolCallArgs {
+        Output::ToolCallArgs {
             id: "c1".into(),
             delta: "{\"q\":\"ramen\"}".into(),
         },
-        AgentOutput::ToolCallResult {
+        Output::ToolCallResult {
             id: "c1".into(),
             content: "3 results".into(),
         },
-        AgentOutput::Text("Found 3.".into()),
-        AgentOutput::RunFinished,
-        AgentOutput::StepFinished("research".into()),
-        AgentOutput::StateDelta(vec![PatchOp::Replace {
+        Output::Text("Found 3.".into()),
+        Output::RunFinished,
+        Output::StepFinished("research".into()),
+        Output::StateDelta(vec![PatchOp::Replace {
             path: "/progress".into(),
             value: json!(100),
         }]),
-        AgentOutput::Custom {
+        Output::Custom {
             name: "workflow.route_selected".into(),
             value: json!({"route": "done"}),
         },
-        AgentOutput::RunFinished,
+        Output::RunFinished,
     ];
     for o in outputs {
-        run.push(o).unwrap();
+        push(&mut run, o).unwrap();
     }
     assert!(run.is_over());
     assert_eq!(
@@ -309,22 +312,21 @@ fn nested_workflow() {
 #[test]
 fn nested_error_surfaces_at_any_depth() {
     let mut run = RunBuilder::new("t", "wf");
-    for o in [
-        AgentOutput::RunStarted,
-        AgentOutput::RunStarted,
-        AgentOutput::RunStarted,
-    ] {
-        run.push(o).unwrap();
+    for o in [Output::RunStarted, Output::RunStarted, Output::RunStarted] {
+        push(&mut run, o).unwrap();
     }
     assert_eq!(run.depth(), 2);
-    run.push(AgentOutput::Text("partial".into())).unwrap();
-    run.push(AgentOutput::RunError {
-        message: "sub-agent crashed".into(),
-        code: None,
-    })
+    push(&mut run, Output::Text("partial".into())).unwrap();
+    push(
+        &mut run,
+        Output::RunError {
+            message: "sub-agent crashed".into(),
+            code: None,
+        },
+    )
     .unwrap();
     assert_eq!(
-        run.push(AgentOutput::RunFinished).map_err(|e| e.kind()),
+        push(&mut run, Output::RunFinished).map_err(|e| e.kind()),
         Err(RunBuilderErrorKind::RunOver)
     );
     assert_eq!(
@@ -569,13 +571,13 @@ fn run_from_input() {
 fn explicit_start_then_run_markers() {
     let mut run = RunBuilder::new("t", "r");
     run.start().unwrap();
-    run.push(AgentOutput::RunStarted).unwrap();
-    run.push(AgentOutput::RunStarted).unwrap();
+    push(&mut run, Output::RunStarted).unwrap();
+    push(&mut run, Output::RunStarted).unwrap();
     assert_eq!(run.depth(), 1);
-    run.push(AgentOutput::Text("hi".into())).unwrap();
-    run.push(AgentOutput::RunFinished).unwrap();
+    push(&mut run, Output::Text("hi".into())).unwrap();
+    push(&mut run, Output::RunFinished).unwrap();
     assert!(!run.is_over());
-    run.push(AgentOutput::RunFinished).unwrap();
+    push(&mut run, Output::RunFinished).unwrap();
     assert!(run.is_over());
     let types: Vec<&str> = take(&mut run)
         .iter()

@@ -3,15 +3,17 @@
 #![cfg(feature = "agui")]
 
 use a2ui_stream::agui::events::{ChatMessage, Event, EventType, PatchOp};
-use a2ui_stream::agui::{AgentOutput, RunBuilder, SseEncoder, SseReader, sse, verify};
+use a2ui_stream::agui::{RunBuilder, SseReader, sse, verify};
 use proptest::prelude::*;
 use serde_json::json;
-use std::time::{Duration, Instant};
+
+mod support;
+use support::outputs::{Output, push};
 
 /// What a test agent does: an output, or an A2UI message for a surface.
 #[derive(Debug, Clone)]
 enum Op {
-    Out(AgentOutput),
+    Out(Output),
     A2ui(Option<&'static str>, u8),
     TextBytes(Vec<u8>),
 }
@@ -37,26 +39,26 @@ fn args() -> impl Strategy<Value = String> {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => text().prop_map(|t| Op::Out(AgentOutput::Text(t))),
-        1 => Just(Op::Out(AgentOutput::TextEnd)),
-        2 => text().prop_map(|t| Op::Out(AgentOutput::Reasoning(t))),
-        1 => Just(Op::Out(AgentOutput::ReasoningEnd)),
+        4 => text().prop_map(|t| Op::Out(Output::Text(t))),
+        1 => Just(Op::Out(Output::TextEnd)),
+        2 => text().prop_map(|t| Op::Out(Output::Reasoning(t))),
+        1 => Just(Op::Out(Output::ReasoningEnd)),
         2 => (id(), prop::sample::select(vec!["search", "weather"]))
-            .prop_map(|(id, name)| Op::Out(AgentOutput::ToolCallStart { id, name: name.into() })),
-        3 => (id(), args()).prop_map(|(id, delta)| Op::Out(AgentOutput::ToolCallArgs { id, delta })),
-        2 => id().prop_map(|id| Op::Out(AgentOutput::ToolCallEnd { id })),
-        2 => (id(), text()).prop_map(|(id, content)| Op::Out(AgentOutput::ToolCallResult { id, content })),
-        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::StateSnapshot(json!({"n": n})))),
-        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::StateDelta(vec![PatchOp::Replace { path: "/n".into(), value: json!(n) }]))),
-        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(AgentOutput::StepStarted(s.into()))),
-        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(AgentOutput::StepFinished(s.into()))),
-        1 => Just(Op::Out(AgentOutput::RunStarted)),
-        1 => Just(Op::Out(AgentOutput::RunFinished)),
-        1 => Just(Op::Out(AgentOutput::RunError { message: "failed".into(), code: None })),
-        1 => Just(Op::Out(AgentOutput::Custom { name: "x".into(), value: json!([1]) })),
-        1 => Just(Op::Out(AgentOutput::Raw { event: json!({"type": "ping"}), source: None })),
-        1 => Just(Op::Out(AgentOutput::MessagesSnapshot(vec![user_message()]))),
-        1 => any::<u8>().prop_map(|n| Op::Out(AgentOutput::A2ui {
+            .prop_map(|(id, name)| Op::Out(Output::ToolCallStart { id, name: name.into() })),
+        3 => (id(), args()).prop_map(|(id, delta)| Op::Out(Output::ToolCallArgs { id, delta })),
+        2 => id().prop_map(|id| Op::Out(Output::ToolCallEnd { id })),
+        2 => (id(), text()).prop_map(|(id, content)| Op::Out(Output::ToolCallResult { id, content })),
+        1 => any::<u8>().prop_map(|n| Op::Out(Output::StateSnapshot(json!({"n": n})))),
+        1 => any::<u8>().prop_map(|n| Op::Out(Output::StateDelta(vec![PatchOp::Replace { path: "/n".into(), value: json!(n) }]))),
+        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(Output::StepStarted(s.into()))),
+        1 => prop::sample::select(vec!["s1", "s2"]).prop_map(|s| Op::Out(Output::StepFinished(s.into()))),
+        1 => Just(Op::Out(Output::RunStarted)),
+        1 => Just(Op::Out(Output::RunFinished)),
+        1 => Just(Op::Out(Output::RunError { message: "failed".into(), code: None })),
+        1 => Just(Op::Out(Output::Custom { name: "x".into(), value: json!([1]) })),
+        1 => Just(Op::Out(Output::Raw { event: json!({"type": "ping"}), source: None })),
+        1 => Just(Op::Out(Output::MessagesSnapshot(vec![user_message()]))),
+        1 => any::<u8>().prop_map(|n| Op::Out(Output::A2ui {
             surface_id: Some("u".into()),
             message: json!({"surfaceUpdate": {"surfaceId": "u", "components": [{"id": format!("c{n}")}]}}),
         })),
@@ -75,7 +77,7 @@ fn run_ops(ops: &[Op], close: bool) -> Vec<Event> {
     for op in ops {
         // Refusals are part of the contract: they send nothing.
         let _ = match op {
-            Op::Out(o) => run.push(o.clone()),
+            Op::Out(o) => push(&mut run, o.clone()),
             Op::A2ui(surface, n) => {
                 let sid = surface.unwrap_or("");
                 run.a2ui_value(*surface, json!({"surfaceUpdate": {"surfaceId": sid, "components": [{"id": format!("c{n}")}]}}))
@@ -182,10 +184,10 @@ proptest! {
         let mut log: Vec<Event> = run.drain().collect();
         for (i, op) in ops.iter().enumerate() {
             let Op::Out(o) = op else { continue };
-            if matches!(o, AgentOutput::RunStarted | AgentOutput::RunFinished | AgentOutput::RunError { .. }) {
+            if matches!(o, Output::RunStarted | Output::RunFinished | Output::RunError { .. }) {
                 continue;
             }
-            let _ = run.push(o.clone());
+            let _ = push(&mut run, o.clone());
             if run.is_over() {
                 return Ok(());
             }
@@ -262,15 +264,13 @@ proptest! {
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
     ) {
         let events = run_ops(&ops, true);
-        let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(1));
-        let t0 = Instant::now();
         let mut body = Vec::new();
         for (i, e) in events.iter().enumerate() {
-            let now = t0 + Duration::from_secs(2 * i as u64);
             if pings.get(i).copied().unwrap_or(false) {
-                body.extend_from_slice(enc.keep_alive(now).unwrap_or_default().as_bytes());
+                body.extend_from_slice(sse::KEEP_ALIVE.as_bytes());
             }
-            body.extend_from_slice(enc.encode(e, None, now).unwrap().as_bytes());
+            let id = (i % 3 != 0).then_some(i as u64 + 1);
+            body.extend_from_slice(sse::frame(&serde_json::to_string(e).unwrap(), id).as_bytes());
         }
         let mut points: Vec<usize> = cuts.iter().map(|c| c.index(body.len() + 1)).collect();
         points.sort_unstable();
@@ -371,7 +371,7 @@ fn sse_piece() -> impl Strategy<Value = Vec<u8>> {
 
 #[test]
 fn read_all_of_an_encoded_run() {
-    let events = run_ops(&[Op::Out(AgentOutput::Text("hi".into()))], true);
+    let events = run_ops(&[Op::Out(Output::Text("hi".into()))], true);
     let body: String = events.iter().map(|e| sse::encode(e).unwrap()).collect();
     assert_eq!(sse::read_all(body.as_bytes()).unwrap(), events);
 }

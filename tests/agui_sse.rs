@@ -1,10 +1,9 @@
-//! SSE encoding, keep-alive timing and reading.
+//! SSE framing and reading.
 #![cfg(feature = "agui")]
 
+use a2ui_stream::agui::SseReader;
 use a2ui_stream::agui::events::{Event, EventType, RunStarted, StepStarted, TextMessageContent};
 use a2ui_stream::agui::sse::{self, HEADERS, KEEP_ALIVE, SseErrorKind};
-use a2ui_stream::agui::{SseEncoder, SseReader};
-use std::time::{Duration, Instant};
 
 #[test]
 fn frame_format_is_data_json_blank_line_with_lf() {
@@ -30,32 +29,6 @@ fn headers() {
         ]
     );
     assert_eq!(KEEP_ALIVE, ": ping\n\n");
-}
-
-#[test]
-fn keep_alive_only_after_a_quiet_interval() {
-    let t0 = Instant::now();
-    let s = Duration::from_secs;
-    let mut enc = SseEncoder::with_keep_alive(s(10));
-    assert_eq!(enc.next_keep_alive(), None);
-    enc.start(t0);
-    assert_eq!(enc.next_keep_alive(), Some(t0 + s(10)));
-    assert_eq!(enc.keep_alive(t0 + s(9)), None);
-    // An event resets the quiet time.
-    enc.encode(&StepStarted::new("a").into(), None, t0 + s(9))
-        .unwrap();
-    assert_eq!(enc.keep_alive(t0 + s(18)), None);
-    assert_eq!(enc.next_keep_alive(), Some(t0 + s(19)));
-    assert_eq!(enc.keep_alive(t0 + s(19)), Some(KEEP_ALIVE));
-    // A ping counts as a write too.
-    assert_eq!(enc.keep_alive(t0 + s(20)), None);
-    assert_eq!(enc.keep_alive(t0 + s(29)), Some(KEEP_ALIVE));
-    let mut default = SseEncoder::new();
-    default.start(t0);
-    assert_eq!(
-        default.next_keep_alive(),
-        Some(t0 + sse::DEFAULT_KEEP_ALIVE)
-    );
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //!   whatever order the agent produces it in.
 //! - [`verify()`] and [`Verifier`]: check any event sequence against the client's rules and
 //!   name the first violation.
-//! - [`SseEncoder`] and [`SseReader`]: `text/event-stream` encoding with keep-alive, and a reader
-//!   for the other side; [`sse`] has the wire-level functions and constants.
+//! - [`sse`]: `text/event-stream` framing with ids and keep-alives, `Last-Event-ID`, and
+//!   [`SseReader`] for the other side.
 //! - [`A2uiActivities`]: A2UI surfaces as `a2ui-surface` activities (one snapshot, then appends),
 //!   v0.8 updates completed by [`SelfContained`] so that each defines every id it references.
 //! - [`ClientCatalogs`]: names a surface's catalog by the id the client renders it under.
@@ -43,10 +43,9 @@ pub use a2ui::{A2UI_ACTIVITY_TYPE, A2UI_OPERATIONS, A2uiActivities};
 pub use catalogs::ClientCatalogs;
 pub use closure::SelfContained;
 pub use run::{
-    A2UI_ERROR_EVENT, AgentOutput, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError,
-    RunBuilderErrorKind,
+    A2UI_ERROR_EVENT, INVALID_TOOL_ARGUMENTS, RunBuilder, RunBuilderError, RunBuilderErrorKind,
 };
-pub use sse::{SseEncoder, SseError, SseErrorKind, SseReader};
+pub use sse::{SseError, SseErrorKind, SseReader};
 #[cfg(feature = "store-redis")]
 pub use store::RedisRunLog;
 #[cfg(feature = "store")]

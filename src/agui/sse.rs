@@ -1,39 +1,27 @@
 //! Server-sent events: writing AG-UI events as `text/event-stream`, and reading them back.
 //!
-//! Each event is one `data: <json>\n\n` frame (JSON never contains a raw line break, so one
-//! `data:` line always suffices). While a run is quiet, [`SseEncoder`] hands out `: ping\n\n`
-//! comment frames at a configurable interval so proxies and browsers keep the connection open.
-//! The encoder does no I/O and reads no clock: the caller passes `Instant`s in, so it fits any
-//! runtime.
+//! Each event is one `data: <json>\n\n` frame, with an `id:` line when it has a sequence number
+//! ([`frame`]; JSON never contains a raw line break, so one `data:` line always suffices). While
+//! a run is quiet, a server writes [`KEEP_ALIVE`], a comment frame, every
+//! [`DEFAULT_KEEP_ALIVE`] or so, so that proxies and browsers keep the connection open.
+//! [`SseReader`] reads a body back, in chunks cut anywhere.
 //!
 //! ```
-//! use a2ui_stream::agui::{SseEncoder, SseReader};
+//! use a2ui_stream::agui::{SseReader, sse};
 //! use a2ui_stream::agui::events::{Event, RunStarted};
-//! use std::time::{Duration, Instant};
 //!
-//! let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(15));
-//! let t0 = Instant::now();
-//! let frame = enc.encode(&RunStarted::new("t", "r").into(), None, t0).unwrap();
-//! assert_eq!(frame, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n");
-//! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(1)), None);
-//! assert_eq!(enc.keep_alive(t0 + Duration::from_secs(15)), Some(": ping\n\n"));
+//! let json = serde_json::to_string(&Event::from(RunStarted::new("t", "r"))).unwrap();
+//! let body = sse::frame(&json, Some(1)) + sse::KEEP_ALIVE;
+//! assert_eq!(body, "id: 1\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n: ping\n\n");
 //!
 //! let mut reader = SseReader::new();
-//! let events: Vec<Event> = reader.feed(frame.as_bytes()).into_iter().collect::<Result<_, _>>().unwrap();
+//! let events: Vec<Event> = reader.feed(body.as_bytes()).into_iter().collect::<Result<_, _>>().unwrap();
 //! assert_eq!(events, [Event::from(RunStarted::new("t", "r"))]);
+//! assert_eq!(reader.last_event_id(), Some("1"));
 //! ```
 
 use super::events::Event;
-use std::time::{Duration, Instant};
-
-/// The media type of an SSE body.
-///
-/// ```
-/// use a2ui_stream::agui::sse;
-/// assert_eq!(sse::CONTENT_TYPE, "text/event-stream");
-/// assert_eq!(sse::HEADERS[0], ("Content-Type", sse::CONTENT_TYPE));
-/// ```
-pub const CONTENT_TYPE: &str = "text/event-stream";
+use std::time::Duration;
 
 /// The response headers an SSE endpoint needs: the media type, no caching, and no buffering by
 /// nginx-style proxies (which would otherwise hold events back until the run ends).
@@ -47,7 +35,7 @@ pub const CONTENT_TYPE: &str = "text/event-stream";
 /// assert_eq!(headers["X-Accel-Buffering"], "no");
 /// ```
 pub const HEADERS: [(&str, &str); 3] = [
-    ("Content-Type", CONTENT_TYPE),
+    ("Content-Type", "text/event-stream"),
     ("Cache-Control", "no-cache"),
     ("X-Accel-Buffering", "no"),
 ];
@@ -62,7 +50,8 @@ pub const HEADERS: [(&str, &str); 3] = [
 /// ```
 pub const KEEP_ALIVE: &str = ": ping\n\n";
 
-/// The default keep-alive interval.
+/// The keep-alive interval a server should use unless told otherwise: well under the idle
+/// timeouts of common proxies (often 30 or 60 s).
 ///
 /// ```
 /// use a2ui_stream::agui::sse;
@@ -144,164 +133,6 @@ pub fn last_event_id(header: Option<&[u8]>) -> Result<u64, SseError> {
             format!("Last-Event-ID `{trimmed}` is not an event id of this server (a whole number)"),
         )
     })
-}
-
-/// SSE writer with keep-alive timing (no I/O, no clock of its own).
-///
-/// Call [`encode`](SseEncoder::encode) for each event and, whenever the timer at
-/// [`next_keep_alive`](SseEncoder::next_keep_alive) fires, [`keep_alive`](SseEncoder::keep_alive):
-/// it returns the ping frame only if nothing was written for a whole interval.
-///
-/// ```
-/// use a2ui_stream::agui::SseEncoder;
-/// use a2ui_stream::agui::events::StepStarted;
-/// use std::time::{Duration, Instant};
-///
-/// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(10));
-/// let t0 = Instant::now();
-/// enc.start(t0); // headers sent
-/// let mut body = enc.encode(&StepStarted::new("plan").into(), None, t0 + Duration::from_secs(4)).unwrap();
-/// // The timer set at the start fires, but an event went out 6 s ago: no ping yet.
-/// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(10)), None);
-/// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(14)));
-/// body += enc.keep_alive(t0 + Duration::from_secs(14)).unwrap();
-/// assert_eq!(body, "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"plan\"}\n\n: ping\n\n");
-/// ```
-#[derive(Debug, Clone)]
-pub struct SseEncoder {
-    interval: Duration,
-    last_write: Option<Instant>,
-}
-
-impl Default for SseEncoder {
-    fn default() -> Self {
-        SseEncoder::new()
-    }
-}
-
-impl SseEncoder {
-    /// An encoder with the default keep-alive interval ([`DEFAULT_KEEP_ALIVE`]).
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::new();
-    /// let t0 = Instant::now();
-    /// enc.start(t0);
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(14)), None);
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(15)), Some(": ping\n\n"));
-    /// ```
-    pub fn new() -> Self {
-        SseEncoder::with_keep_alive(DEFAULT_KEEP_ALIVE)
-    }
-
-    /// An encoder that pings after `interval` of silence.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_millis(500));
-    /// let t0 = Instant::now();
-    /// enc.start(t0);
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_millis(499)), None);
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_millis(500)), Some(": ping\n\n"));
-    /// ```
-    pub fn with_keep_alive(interval: Duration) -> Self {
-        SseEncoder {
-            interval,
-            last_write: None,
-        }
-    }
-
-    /// Encodes `event` as a frame (with `id` when given, see [`frame`]) and records `now` as
-    /// the last write.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use a2ui_stream::agui::events::TextMessageContent;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
-    /// let t0 = Instant::now();
-    /// let frame = enc.encode(&TextMessageContent::new("m", "one\ntwo").into(), Some(1), t0).unwrap();
-    /// // The line break is escaped inside the JSON, so one `data:` line carries the event.
-    /// assert_eq!(frame, "id: 1\ndata: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"one\\ntwo\"}\n\n");
-    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
-    /// ```
-    pub fn encode(
-        &mut self,
-        event: &Event,
-        id: Option<u64>,
-        now: Instant,
-    ) -> serde_json::Result<String> {
-        let frame = frame(&serde_json::to_string(event)?, id);
-        self.last_write = Some(now);
-        Ok(frame)
-    }
-
-    /// When the next ping is due if nothing else is written (`None` before the first write,
-    /// when the timer starts from the response headers instead).
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use a2ui_stream::agui::events::StepStarted;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
-    /// let t0 = Instant::now();
-    /// enc.encode(&StepStarted::new("s").into(), None, t0).unwrap();
-    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
-    /// ```
-    pub fn next_keep_alive(&self) -> Option<Instant> {
-        self.last_write.map(|t| t + self.interval)
-    }
-
-    /// Starts the quiet-time clock at `now` (call when the headers are sent).
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
-    /// assert_eq!(enc.next_keep_alive(), None);
-    /// let t0 = Instant::now();
-    /// enc.start(t0);
-    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(5)));
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(1)), None);
-    /// ```
-    pub fn start(&mut self, now: Instant) {
-        self.last_write = Some(now);
-    }
-
-    /// Returns [`KEEP_ALIVE`] if nothing was written for a whole interval before `now`, or
-    /// nothing was written yet and [`start`](SseEncoder::start) was not called, and records the
-    /// ping as a write; otherwise `None`.
-    ///
-    /// ```
-    /// use a2ui_stream::agui::SseEncoder;
-    /// use a2ui_stream::agui::events::StepStarted;
-    /// use std::time::{Duration, Instant};
-    /// let mut enc = SseEncoder::with_keep_alive(Duration::from_secs(5));
-    /// let t0 = Instant::now();
-    /// enc.encode(&StepStarted::new("s").into(), None, t0).unwrap();
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(3)), None); // written 3 s ago
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(5)), Some(": ping\n\n"));
-    /// // The ping counts as a write: the next one is due a whole interval later.
-    /// assert_eq!(enc.keep_alive(t0 + Duration::from_secs(6)), None);
-    /// assert_eq!(enc.next_keep_alive(), Some(t0 + Duration::from_secs(10)));
-    /// // A stream that has sent nothing yet is pinged at once.
-    /// let mut fresh = SseEncoder::with_keep_alive(Duration::from_secs(5));
-    /// assert_eq!(fresh.keep_alive(t0), Some(": ping\n\n"));
-    /// ```
-    pub fn keep_alive(&mut self, now: Instant) -> Option<&'static str> {
-        let due = match self.last_write {
-            Some(t) => now.saturating_duration_since(t) >= self.interval,
-            None => true,
-        };
-        if due {
-            self.last_write = Some(now);
-            Some(KEEP_ALIVE)
-        } else {
-            None
-        }
-    }
 }
 
 /// A problem found while reading an SSE body (at the byte of the body where the frame's line

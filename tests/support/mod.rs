@@ -11,6 +11,11 @@ pub mod chunks;
 #[allow(dead_code)] // not every test file that includes this module needs it
 pub mod demo;
 
+/// One thing an agent produced, as a value, and the `RunBuilder` call that writes it.
+#[cfg(feature = "agui")]
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub mod outputs;
+
 /// A client of an AG-UI server's runs (requests, frames, checks on a whole run).
 #[cfg(feature = "agui")]
 #[allow(dead_code)] // not every test file that includes this module needs it

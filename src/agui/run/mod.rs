@@ -9,7 +9,6 @@ use std::collections::HashSet;
 
 mod a2ui;
 mod error;
-mod output;
 mod state;
 mod text;
 mod tools;
@@ -17,7 +16,6 @@ mod tools;
 pub use a2ui::A2UI_ERROR_EVENT;
 pub use error::{RunBuilderError, RunBuilderErrorKind};
 use error::{refused, run_over};
-pub use output::AgentOutput;
 pub use tools::INVALID_TOOL_ARGUMENTS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
