@@ -1,9 +1,11 @@
 //! The basic catalogs of v0.8, v0.9 and v1.0, built into the crate: [`Catalog::builtin`].
 //!
 //! Each version's facts (its message schema, common types, components with their properties,
-//! types, enums and required members, functions) are written as Rust in the version's module,
-//! with the vocabulary of [`schema`]; the prose of the official files (descriptions, titles) is
-//! left out. Where each comes from is said at the top of its module; `tests/builtin_catalogs.rs`
+//! types, enums and required members, functions) are written as Rust with the vocabulary of
+//! [`schema`]: in the version's module, except the components and functions of v0.9 and v1.0,
+//! which are much the same and are written once, as functions of the version, in [`components`]
+//! and [`functions`]. The prose of the official files (descriptions, titles) is left out. Where
+//! each fact comes from is said at the top of its module; `tests/builtin_catalogs.rs`
 //! checks, against the official files, that the schemas are theirs keyword for keyword and that
 //! examples and suite messages get the same verdicts and words from both.
 
@@ -13,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{Catalog, Version};
 
+mod components;
 mod functions;
 mod schema;
 mod v0_8;

@@ -4,18 +4,26 @@
 //! `load_agent_to_renderer_schema("v1.0")`, `load_common_types_schema("v1.0")` and
 //! `v1_0.BasicCatalog().to_json()`, which the A2UI project's v1.0 conformance suites are written
 //! against (the published `specification/v1_0` files predate the `"@path"` / `"@call"`
-//! bindings). `tests/builtin_catalogs.rs` checks them against those schemas.
+//! bindings). The catalog's components and functions are written with v0.9's, in
+//! [`components`] and [`functions`](super::functions). `tests/builtin_catalogs.rs` checks them
+//! against those schemas.
 
 use serde_json::Value;
 
-use super::super::KeyOrder;
+use super::super::{KeyOrder, Version};
+use super::components;
 use super::schema::*;
 
-mod components;
-
-/// The basic catalog: its components and functions, and the order they declare properties in.
+/// The basic catalog, its components and functions written in [`components`], and the order it
+/// declares properties in.
 pub(super) fn catalog() -> (Value, KeyOrder) {
-    components::catalog()
+    let id = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+    let head = any()
+        .fact("$schema", "https://json-schema.org/draft/2020-12/schema")
+        .fact("$id", id)
+        .fact("protocolVersion", "1.0")
+        .fact("catalogId", id);
+    components::catalog(Version::V10, ct, head)
 }
 
 /// A common type, by name (`DynamicString`, `ComponentId`, ...), as the catalog refers to it.

@@ -1,19 +1,41 @@
 //! The v0.9 basic catalog, written as facts: the message schema, the common types and the basic
 //! catalog of the A2UI specification (`specification/v0_9/json/server_to_client.json`,
 //! `common_types.json` and `catalogs/basic/catalog.json`, google/A2UI at ade478f), every
-//! keyword but the prose (`description`, `title`). `tests/builtin_catalogs.rs` checks them
-//! against those files.
+//! keyword but the prose (`description`, `title`). The catalog's components and functions are
+//! written with v1.0's, in [`components`] and [`functions`](super::functions).
+//! `tests/builtin_catalogs.rs` checks them against those files.
 
 use serde_json::Value;
 
-use super::super::KeyOrder;
+use super::super::{KeyOrder, Version};
+use super::components;
 use super::schema::*;
 
-mod components;
-
-/// The basic catalog: its components and functions, and the order they declare properties in.
+/// The basic catalog, its components and functions written in [`components`], and the order it
+/// declares properties in.
 pub(super) fn catalog() -> (Value, KeyOrder) {
-    components::catalog()
+    let id = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let head = any()
+        .fact("$schema", "https://json-schema.org/draft/2020-12/schema")
+        .fact("$id", id)
+        .fact("catalogId", id)
+        .def("CatalogComponentCommon", catalog_component_common())
+        .def("theme", theme());
+    components::catalog(Version::V09, ct, head)
+}
+
+/// The catalog's `CatalogComponentCommon` definition, which every component takes in.
+fn catalog_component_common() -> S {
+    object().prop("weight", number())
+}
+
+/// The catalog's `theme` definition, which `createSurface` refers to.
+fn theme() -> S {
+    object()
+        .prop("primaryColor", string().pattern("^#[0-9a-fA-F]{6}$"))
+        .prop("iconUrl", string().format("uri"))
+        .prop("agentDisplayName", string())
+        .open()
 }
 
 /// Where the common types are, as the catalog refers to them.
