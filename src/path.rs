@@ -13,12 +13,24 @@ pub(crate) enum Step {
 /// The JSON Pointer of `steps` below `base` (a pointer itself; a trailing `/` is dropped): each
 /// key escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
 pub(crate) fn pointer(base: &str, steps: &[Step]) -> String {
+    use std::fmt::Write;
     let mut out = base.trim_end_matches('/').to_owned();
     for step in steps {
         out.push('/');
         match step {
-            Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-            Step::Index(i) => out.push_str(&i.to_string()),
+            Step::Key(k) => {
+                for c in k.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            // Writing into a String cannot fail.
+            Step::Index(i) => {
+                let _ = write!(out, "{i}");
+            }
         }
     }
     out

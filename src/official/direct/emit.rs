@@ -128,8 +128,8 @@ impl Emitted {
     }
 
     /// Changed-only mode, for a message that went out before: what went into it since
-    /// (`inserts`, and the progressive string still arriving, at its path), each new part in a
-    /// message of its own, each checked alone. `false` when something went in that is not a
+    /// (those of `inserts` for message `index`, and the progressive string still arriving, at
+    /// its path), each new part in a message of its own, each checked alone. `false` when something went in that is not a
     /// component or a data-model value: the caller then takes the message whole.
     pub(super) fn pieces(
         &mut self,
@@ -142,7 +142,7 @@ impl Emitted {
         let Some(Some(envelope)) = self.envelopes.get(index) else {
             return false;
         };
-        let Some(parts) = new_pieces(envelope, inserts, cut) else {
+        let Some(parts) = new_pieces(envelope, index, inserts, cut) else {
             return false;
         };
         for part in parts {
@@ -248,11 +248,12 @@ fn envelope(message: &Value) -> Value {
     Value::Object(out)
 }
 
-/// The messages that carry what `inserts` (and the cut string) put into a message whose
-/// envelope is `envelope`: the new components in one component update, each data-model value
+/// The messages that carry what the `inserts` for message `index` (and the cut string) put
+/// into a message whose envelope is `envelope`: the new components in one component update, each data-model value
 /// at its own path. `None` when something else went in.
 fn new_pieces(
     envelope: &Value,
+    index: usize,
     inserts: &[Insert],
     cut: Option<(Vec<Step>, String)>,
 ) -> Option<Vec<Value>> {
@@ -263,6 +264,7 @@ fn new_pieces(
     let cut = cut.map(|(path, text)| (path, Value::String(text)));
     for (path, value) in inserts
         .iter()
+        .filter(|i| i.message == index)
         .map(|i| (&i.path, &i.value))
         .chain(cut.as_ref().map(|(p, v)| (p, v)))
     {

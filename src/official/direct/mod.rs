@@ -66,7 +66,7 @@ use serde_json::Value;
 use super::Emission;
 use super::validator::Validator;
 use crate::Version;
-use block::{Block, Fed, Insert};
+use block::{Block, Fed};
 
 /// This module's error, under the short name its code uses.
 type Error = DirectError;
@@ -373,13 +373,6 @@ impl<M> DirectJsonParser<M> {
         let heal = |k: &str| progressive.contains(k);
         let pieces = self.mode == Emission::ChangedOnly;
         let inserts = block.take_inserts(!pieces || block.readable(&heal));
-        let mine = |index: usize| -> Vec<Insert> {
-            inserts
-                .iter()
-                .filter(|i| i.message == index)
-                .cloned()
-                .collect()
-        };
         let invalid = |e: String| error(DirectErrorKind::Validation, self.block_at, e);
         let (first, closed) = block.take_closed();
         for (k, (message, revision)) in closed.into_iter().enumerate() {
@@ -389,7 +382,7 @@ impl<M> DirectJsonParser<M> {
                 && self.emitted.waiting_for(index)
                 && self
                     .emitted
-                    .pieces(&self.validator, index, &mine(index), None, &mut out)
+                    .pieces(&self.validator, index, &inserts, None, &mut out)
             {
                 self.emitted.closed_in_pieces(index, message, revision);
                 continue;
@@ -421,7 +414,7 @@ impl<M> DirectJsonParser<M> {
                     .cut_string(&heal)
                     .map(|text| (block.cut_string_path(), text));
                 self.emitted
-                    .pieces(&self.validator, index, &mine(index), cut, &mut out)
+                    .pieces(&self.validator, index, &inserts, cut, &mut out)
             };
             if !in_pieces && let Some((message, cut)) = block.standing(&heal) {
                 let stamp = Stamp {
