@@ -145,38 +145,50 @@ pub(crate) fn compile_block(
             "the block compiles to no message: it has no component, data, surface or call",
         ));
     }
-    validate(&messages, catalogs)?;
+    let messages = validate(messages, catalogs)?;
     Ok(messages.into_iter().map(|(message, _)| message).collect())
 }
 
-/// Checks the messages against the validator of the catalog each belongs to.
+/// Checks the messages against the validator of the catalog each belongs to, and hands them
+/// back in their order (moved into each catalog's list and out again, never copied).
 pub(crate) fn validate(
-    messages: &[(Value, usize)],
+    messages: Vec<(Value, usize)>,
     catalogs: &[Catalog],
-) -> Result<(), ExpressError> {
+) -> Result<Vec<(Value, usize)>, ExpressError> {
+    let invalid = |e: crate::official::validator::ValidationError| {
+        ExpressError::of(
+            ExpressErrorKind::Validation,
+            None,
+            format!("the compiled messages do not validate: {}", e.message()),
+        )
+    };
+    let mut slots: Vec<Option<(Value, usize)>> = messages.into_iter().map(Some).collect();
     for (index, catalog) in catalogs.iter().enumerate() {
-        let mine: Vec<Value> = messages
-            .iter()
-            .filter(|(_, c)| *c == index)
-            .map(|(m, _)| m.clone())
-            .collect();
+        let mut positions = Vec::new();
+        let mut mine = Vec::new();
+        for (position, slot) in slots.iter_mut().enumerate() {
+            if matches!(slot, Some((_, c)) if *c == index)
+                && let Some((message, _)) = slot.take()
+            {
+                positions.push(position);
+                mine.push(message);
+            }
+        }
         if mine.is_empty() {
             continue;
         }
-        let invalid = |e: crate::official::validator::ValidationError| {
-            ExpressError::of(
-                ExpressErrorKind::Validation,
-                None,
-                format!("the compiled messages do not validate: {}", e.message()),
-            )
-        };
-        catalog
-            .validator()
-            .map_err(invalid)?
-            .validate(&Value::Array(mine))
-            .map_err(invalid)?;
+        let list = Value::Array(mine);
+        let verdict = catalog.validator().map_err(invalid)?.validate(&list);
+        if let Value::Array(mine) = list {
+            for (position, message) in positions.into_iter().zip(mine) {
+                if let Some(slot) = slots.get_mut(position) {
+                    *slot = Some((message, index));
+                }
+            }
+        }
+        verdict.map_err(invalid)?;
     }
-    Ok(())
+    Ok(slots.into_iter().flatten().collect())
 }
 
 #[cfg(test)]

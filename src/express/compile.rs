@@ -761,7 +761,7 @@ impl<'s> Builder<'s> {
                 if call.callee.text != "Event" && !self.is_component(&call.callee.text) =>
             {
                 let function = self.function(call, depth)?;
-                Ok(json!({"functionCall": function}))
+                Ok(object([("functionCall", function)]))
             }
             _ => self.value(expr, place, depth),
         }
@@ -882,7 +882,7 @@ impl<'s> Builder<'s> {
             }
             event.insert("context".to_owned(), compiled);
         }
-        Ok(json!({"event": event}))
+        Ok(object([("event", Value::Object(event))]))
     }
 
     /// The signature of function `name`, or why there is none.
@@ -972,7 +972,10 @@ impl<'s> Builder<'s> {
         match &expr.kind {
             ExprKind::Check { name, args } => {
                 let (condition, message) = self.check(name, args.as_deref(), depth)?;
-                Ok(json!({"condition": condition, "message": message}))
+                Ok(object([
+                    ("condition", condition),
+                    ("message", message.into()),
+                ]))
             }
             ExprKind::Reference(name) => match self.definition(name, depth)? {
                 Some(definition) => self.check_rule(definition, depth + 1),
@@ -1264,11 +1267,25 @@ fn surface_messages(
             } else {
                 format!("/{path}")
             };
-            json!({"version": tag, "updateDataModel": {"surfaceId": surface_id, "path": pointer, "value": value}})
+            message(
+                tag,
+                "updateDataModel",
+                object([
+                    ("surfaceId", surface_id.into()),
+                    ("path", pointer.into()),
+                    ("value", value.clone()),
+                ]),
+            )
         }
-        _ => {
-            json!({"version": tag, "updateDataModel": {"surfaceId": surface_id, "path": "/", "value": model}})
-        }
+        _ => message(
+            tag,
+            "updateDataModel",
+            object([
+                ("surfaceId", surface_id.into()),
+                ("path", "/".into()),
+                ("value", model.clone()),
+            ]),
+        ),
     };
     let has_root = components
         .iter()
@@ -1290,10 +1307,14 @@ fn surface_messages(
                 "the block has components but no root: name the entry point root, or say which surface they update with surface(...)",
             ));
         }
-        let mut messages = vec![json!({
-            "version": tag,
-            "updateComponents": {"surfaceId": surface_id, "components": components},
-        })];
+        let mut messages = vec![message(
+            tag,
+            "updateComponents",
+            object([
+                ("surfaceId", surface_id.into()),
+                ("components", Value::Array(components)),
+            ]),
+        )];
         if has_data {
             messages.push(data_update);
         }
@@ -1305,16 +1326,47 @@ fn surface_messages(
         if has_data {
             create.insert("dataModel".to_owned(), model);
         }
-        return Ok(vec![json!({"version": tag, "createSurface": create})]);
+        return Ok(vec![message(tag, "createSurface", Value::Object(create))]);
     }
     let mut messages = vec![
-        json!({"version": tag, "createSurface": create}),
-        json!({"version": tag, "updateComponents": {"surfaceId": surface_id, "components": components}}),
+        message(tag, "createSurface", Value::Object(create)),
+        message(
+            tag,
+            "updateComponents",
+            object([
+                ("surfaceId", surface_id.into()),
+                ("components", Value::Array(components)),
+            ]),
+        ),
     ];
     if has_data {
-        messages.push(json!({"version": tag, "updateDataModel": {"surfaceId": surface_id, "path": "/", "value": model}}));
+        messages.push(message(
+            tag,
+            "updateDataModel",
+            object([
+                ("surfaceId", surface_id.into()),
+                ("path", "/".into()),
+                ("value", model),
+            ]),
+        ));
     }
     Ok(messages)
+}
+
+/// The object of `members`. Built by hand where a member is a compiled value: `json!` copies
+/// every value it is given through serde's serializer.
+pub(super) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+/// The message `{"version": tag, kind: body}`.
+pub(super) fn message(tag: &str, kind: &str, body: Value) -> Value {
+    object([("version", tag.into()), (kind, body)])
 }
 
 /// The body of the `createSurface` of `scope`, without its components and data model: its id,

@@ -454,8 +454,8 @@ impl<'c> ExpressParser<'c> {
             }
         }
         let whole = compile::assemble(outputs, scopes, version, self.catalogs)
-            .and_then(|messages| block::validate(&messages, self.catalogs))
-            .and_then(|()| {
+            .and_then(|messages| block::validate(messages, self.catalogs))
+            .and_then(|_| {
                 by_scope
                     .into_iter()
                     .map(|outputs| compile::assemble(outputs, scopes, version, self.catalogs))
@@ -692,10 +692,11 @@ impl<'c> Block<'c> {
                 let root = components
                     .iter()
                     .any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
-                let message = json!({"version": tag, "updateComponents": {
-                    "surfaceId": self.surface_id(*scope),
-                    "components": components,
-                }});
+                let body = compile::object([
+                    ("surfaceId", self.surface_id(*scope).into()),
+                    ("components", Value::Array(components.clone())),
+                ]);
+                let message = compile::message(tag, "updateComponents", body);
                 (*scope, message, root)
             }
             Output::Data { scope, path, value } => {
@@ -704,11 +705,12 @@ impl<'c> Block<'c> {
                 } else {
                     format!("/{path}")
                 };
-                let message = json!({"version": tag, "updateDataModel": {
-                    "surfaceId": self.surface_id(*scope),
-                    "path": pointer,
-                    "value": value,
-                }});
+                let body = compile::object([
+                    ("surfaceId", self.surface_id(*scope).into()),
+                    ("path", pointer.into()),
+                    ("value", value.clone()),
+                ]);
+                let message = compile::message(tag, "updateDataModel", body);
                 (*scope, message, false)
             }
         };
