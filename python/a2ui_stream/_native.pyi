@@ -40,20 +40,18 @@ class Catalog:
         """The components the catalog declares."""
 
 class DirectParser:
-    """The library's direct-JSON streaming parser for one response."""
+    """The library's direct-JSON streaming parser for one response: the base of
+    `DirectJsonParser`, made ready by `_configure`."""
 
-    def __init__(
-        self,
-        catalog: Catalog,
-        progressive_keys: Sequence[str],
-        changed_only: bool,
-        wrapped: bool,
-        kit: Kit,
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def _configure(
+        self, catalog: Catalog, progressive_keys: Sequence[str], changed_only: bool, kit: Kit
     ) -> None: ...
-    def feed(self, chunk: str) -> Tuple[List[Any], bool]:
-        """The parts and error instances the chunk yields, and whether any is an error."""
-    def finish(self) -> Tuple[List[Any], bool]:
-        """The end of the response, as `feed` answers."""
+    def parse_chunk(self, chunk: str, wrapped: bool = True) -> List[Any]:
+        """The parts the chunk made ready; raises the first error, its `partial_results` the
+        parts before it (those after it come first from the next call)."""
+    def finish(self) -> List[Any]:
+        """The end of the response, as `parse_chunk` answers."""
 
 class TextEvent:
     """Prose between A2UI blocks."""
@@ -82,15 +80,18 @@ class Splitter:
         split_data_depth: Optional[int] = None,
         dedup_components: bool = True,
     ) -> None: ...
-    def feed(self, chunk: bytes) -> Tuple[List[Any], bool]:
-        """The events and error instances the chunk yields, and whether any is an error."""
-    def finish(self) -> Tuple[List[Any], bool]:
+    def feed(self, chunk: bytes) -> List[Any]:
+        """The events the chunk completed; raises the first error, its `partial_results` the
+        events before it (those after it come first from the next call)."""
+    def finish(self) -> List[Any]:
         """The end of the stream, as `feed` answers."""
 
 class ExpressParser:
-    """The library's streaming Express parser for one response."""
+    """The library's streaming Express parser for one response: the base of the package's
+    `ExpressParser`, made ready by `_configure`."""
 
-    def __init__(
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def _configure(
         self,
         catalogs: Sequence[Catalog],
         kit: Kit,
@@ -98,10 +99,10 @@ class ExpressParser:
         version_text: Optional[str] = None,
         surface_id: Optional[str] = None,
     ) -> None: ...
-    def feed(self, chunk: str) -> Tuple[List[Any], bool]:
-        """The parts and error instances the chunk yields, and whether any is an error."""
-    def finish(self) -> Tuple[List[Any], bool]:
-        """The end of the response, as `feed` answers."""
+    def parse_chunk(self, chunk: str) -> List[Any]:
+        """The parts the chunk made ready, as `DirectParser.parse_chunk` answers."""
+    def finish(self) -> List[Any]:
+        """The end of the response, as `parse_chunk` answers."""
 
 def direct_parse_response(
     content: str, catalog: Catalog, wrapped: bool, kit: Kit

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Collection, List, Optional, Sequence
 
 from . import _native, _sdk
-from ._kit import KIT, deliver
+from ._kit import KIT
 from .catalog import CatalogLike, check_catalogs
 from .parts import RawA2uiPart, RawResponsePart, ResponsePart, TextPart
 
@@ -52,7 +52,7 @@ def _check_emission(emission: str) -> str:
     return emission
 
 
-class DirectJsonParser:
+class DirectJsonParser(_native.DirectParser):
     """Streaming parser of direct-JSON responses, a drop-in for the SDK's `DirectJsonParser`.
 
     Args:
@@ -72,9 +72,12 @@ class DirectJsonParser:
         self._catalog = check_catalogs(catalogs)
         self._progressive_keys = frozenset(progressive_keys)
         self._emission = _check_emission(emission)
-        self._native: Optional[_native.DirectParser] = None
-        self._wrapped: Optional[bool] = None
-        self._pending: List[Any] = []
+        self._configure(
+            self._catalog,
+            sorted(self._progressive_keys),
+            self._emission == "changed_only",
+            KIT,
+        )
 
     @property
     def catalogs(self) -> List[CatalogLike]:
@@ -95,54 +98,6 @@ class DirectJsonParser:
     def supports_streaming(self) -> bool:
         """Always True: `parse_chunk` reads a response incrementally."""
         return True
-
-    def _start(self, wrapped: bool) -> _native.DirectParser:
-        self._wrapped = wrapped
-        self._native = _native.DirectParser(
-            self._catalog,
-            sorted(self._progressive_keys),
-            self._emission == "changed_only",
-            wrapped,
-            KIT,
-        )
-        return self._native
-
-    def parse_chunk(self, chunk: str, wrapped: bool = True) -> List[ResponsePart]:
-        """Takes the next chunk of the response; returns the parts it made ready.
-
-        Args:
-            chunk: The next piece of the model's text.
-            wrapped: Whether the response has its A2UI in `<a2ui-json>` tags (True) or is all
-                JSON payload (False); fixed by the first chunk.
-
-        Raises:
-            A2uiParseError: A block that does not read as JSON (at its close tag).
-            A2uiValidationError: Messages the catalog rejects.
-            ValueError: If `wrapped` differs from the first chunk's.
-        """
-        native = self._native
-        if native is None:
-            native = self._start(wrapped)
-        elif wrapped != self._wrapped:
-            raise ValueError(
-                f"A response is either wrapped or not; the first chunk said {self._wrapped}"
-            )
-        items, failed = native.feed(chunk)
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
-
-    def finish(self) -> List[ResponsePart]:
-        """Ends the response: the text held back as a possible tag start goes out.
-
-        Raises:
-            A2uiParseError: If a block was left open (wrapped responses).
-        """
-        native = self._native if self._native is not None else self._start(True)
-        items, failed = native.finish()
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
 
     def parse_response(self, content: str, wrapped: bool = True) -> List[ResponsePart]:
         """Parses a whole response at once, as the SDK's `parse_response`: text parts and each

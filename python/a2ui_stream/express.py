@@ -12,7 +12,7 @@ import json
 from typing import Any, List, Optional, Sequence
 
 from . import _native
-from ._kit import KIT, deliver
+from ._kit import KIT
 from .catalog import CatalogLike, as_catalog
 from .errors import A2uiCatalogError
 from .parts import Message, ResponsePart
@@ -86,7 +86,7 @@ def prompt(catalogs: Sequence[CatalogLike], examples: Sequence[Sequence[Any]] = 
     return text
 
 
-class ExpressParser:
+class ExpressParser(_native.ExpressParser):
     """Streams a response written in Express: its text, and the messages each statement of an
     `<a2ui>` block compiles to, the moment the statement ends.
 
@@ -109,19 +109,4 @@ class ExpressParser:
         version: Optional[str] = None,
         surface_id: Optional[str] = None,
     ) -> None:
-        self._native = _native.ExpressParser(_catalogs(catalogs), KIT, wrapped, version, surface_id)
-        self._pending: List[Any] = []
-
-    def parse_chunk(self, chunk: str) -> List[ResponsePart]:
-        """Takes the next chunk; returns the parts it made ready."""
-        items, failed = self._native.feed(chunk)
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
-
-    def finish(self) -> List[ResponsePart]:
-        """Ends the response: the statement still open is compiled, held text goes out."""
-        items, failed = self._native.finish()
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
+        self._configure(_catalogs(catalogs), KIT, wrapped, version, surface_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, List, Optional, Union
 
 from . import _native
-from ._kit import KIT, deliver
+from ._kit import KIT
 
 TextEvent = _native.TextEvent
 MessageEvent = _native.MessageEvent
@@ -39,7 +39,6 @@ class Splitter:
         dedup_components: bool = True,
     ) -> None:
         self._native = _native.Splitter(KIT, bare, lenient, split_data_depth, dedup_components)
-        self._pending: List[Any] = []
 
     def feed(self, chunk: Union[bytes, bytearray, memoryview, str]) -> List[Event]:
         """The next chunk of the stream (bytes, or text encoded as UTF-8); returns the events
@@ -54,10 +53,7 @@ class Splitter:
             data = chunk
         else:
             data = bytes(chunk)
-        items, failed = self._native.feed(data)
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
+        return self._native.feed(data)
 
     def finish(self) -> List[Event]:
         """Ends the stream: the text held back goes out; a message left open is an error.
@@ -65,7 +61,4 @@ class Splitter:
         Raises:
             SplitError: A message or block left open.
         """
-        items, failed = self._native.finish()
-        if failed or self._pending:
-            return deliver(items, self._pending)
-        return items
+        return self._native.finish()

@@ -21,7 +21,7 @@ use a2ui_stream::official::Emission;
 use a2ui_stream::official::catalog::{Catalog, Version};
 use a2ui_stream::official::direct::{self, DirectErrorKind, DirectJsonParser, Part, RawPart};
 use a2ui_stream::{Config, ErrorKind, Event, Framing, Splitter};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyBaseException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use serde_json::Value;
@@ -270,13 +270,64 @@ fn catalog_slice(catalogs: &[Bound<'_, PyCatalog>]) -> PyResult<&'static [Catalo
     Ok(slice)
 }
 
-/// What a native `feed` returns: the items (parts, or error instances in their place) and
+/// What one step of a parser made: the items (parts, or error instances in their place) and
 /// whether any of them is an error.
 type Fed<'py> = (Bound<'py, PyList>, bool);
 
-/// The crate's direct-JSON streaming parser for one response.
-#[pyclass(module = "a2ui_stream._native")]
-struct DirectParser(Guarded<DirectJsonParser>);
+/// The items of a stream still to be handed out: a call hands out its items up to the first
+/// error and raises that error, with the items before it as its `partial_results`; the items
+/// after it come first from the next call. Nothing is lost and the order stays the stream's.
+#[derive(Default)]
+struct Queue {
+    pending: Vec<Py<PyAny>>,
+}
+
+impl Queue {
+    /// `fed` after what is pending: the list to return, or the first error to raise.
+    fn deliver<'py>(&mut self, py: Python<'py>, fed: Fed<'py>) -> PyResult<Bound<'py, PyList>> {
+        let (list, failed) = fed;
+        if !failed && self.pending.is_empty() {
+            return Ok(list);
+        }
+        let mut items: Vec<Bound<'py, PyAny>> = self
+            .pending
+            .drain(..)
+            .map(|item| item.into_bound(py))
+            .collect();
+        items.extend(list.iter());
+        let Some(at) = items
+            .iter()
+            .position(|item| item.is_instance_of::<PyBaseException>())
+        else {
+            return PyList::new(py, items);
+        };
+        let after = items.split_off(at + 1);
+        self.pending = after.into_iter().map(Bound::unbind).collect();
+        let error = items.pop().unwrap_or_else(|| py.None().into_bound(py));
+        error.setattr("partial_results", PyList::new(py, items)?)?;
+        Err(PyErr::from_value(error))
+    }
+}
+
+/// The crate's direct-JSON streaming parser for one response, the base of the Python
+/// `DirectJsonParser` (whose `__init__` calls `_configure`).
+#[pyclass(subclass, module = "a2ui_stream._native")]
+#[derive(Default)]
+struct DirectParser {
+    /// What the parser is made from, until the first chunk says whether the response is wrapped.
+    setup: Option<DirectSetup>,
+    /// The parser, from the first chunk on, and whether its response is wrapped.
+    parser: Option<(Guarded<DirectJsonParser>, bool)>,
+    queue: Queue,
+}
+
+/// See [`DirectParser::setup`].
+struct DirectSetup {
+    validator: std::sync::Arc<a2ui_stream::official::validator::Validator>,
+    progressive_keys: Vec<String>,
+    mode: Emission,
+    kit: Py<Kit>,
+}
 
 /// One of the crate's streaming parsers behind a Python object: it runs every call under
 /// `catch_unwind` and stops for good at a panic, and counts the bytes taken, for the offset of
@@ -370,17 +421,22 @@ fn direct_error<'py>(
 
 #[pymethods]
 impl DirectParser {
-    /// A parser checking with `catalog`, closing strings early under `progressive_keys`,
-    /// handing out every ready message again when it changes (`changed_only` false) or only
-    /// what is new, for a response in tags (`wrapped`) or all payload.
+    /// An empty parser: `_configure` makes it ready (the arguments are the subclass's).
     #[new]
-    fn new(
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> DirectParser {
+        DirectParser::default()
+    }
+
+    /// Checks with `catalog`, closes strings early under `progressive_keys`, hands out every
+    /// ready message again when it changes (`changed_only` false) or only what is new.
+    fn _configure(
+        &mut self,
         catalog: &Bound<'_, PyCatalog>,
         progressive_keys: Vec<String>,
         changed_only: bool,
-        wrapped: bool,
         kit: Py<Kit>,
-    ) -> PyResult<DirectParser> {
+    ) -> PyResult<()> {
         let validator = catalog
             .get()
             .inner
@@ -391,19 +447,86 @@ impl DirectParser {
         } else {
             Emission::Official
         };
-        let parser = DirectJsonParser::new(validator, progressive_keys, mode);
-        let parser = if wrapped { parser } else { parser.unwrapped() };
-        Ok(DirectParser(Guarded::new(parser, kit)))
+        self.setup = Some(DirectSetup {
+            validator,
+            progressive_keys,
+            mode,
+            kit,
+        });
+        self.parser = None;
+        Ok(())
     }
 
-    /// The next chunk of the response: what it made ready, each error in its place.
-    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyString>) -> PyResult<Fed<'py>> {
-        self.0.feed(py, chunk, |p, text| p.feed(text), direct_error)
+    /// Takes the next chunk of the response; returns the parts it made ready.
+    ///
+    /// Args:
+    ///     chunk: The next piece of the model's text.
+    ///     wrapped: Whether the response has its A2UI in `<a2ui-json>` tags (True) or is all
+    ///         JSON payload (False); fixed by the first chunk.
+    ///
+    /// Raises:
+    ///     A2uiParseError: A block that does not read as JSON (at its close tag).
+    ///     A2uiValidationError: Messages the catalog rejects.
+    ///     ValueError: If `wrapped` differs from the first chunk's.
+    #[pyo3(signature = (chunk, wrapped = true))]
+    fn parse_chunk<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyString>,
+        wrapped: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let fed =
+            self.started(py, wrapped)?
+                .feed(py, chunk, |p, text| p.feed(text), direct_error)?;
+        self.queue.deliver(py, fed)
     }
 
-    /// The end of the response: the text held back; an error for a block left open.
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Fed<'py>> {
-        self.0.run(py, 0, |p| p.finish(), direct_error)
+    /// Ends the response: the text held back as a possible tag start goes out.
+    ///
+    /// Raises:
+    ///     A2uiParseError: If a block was left open (wrapped responses).
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let wrapped = self.parser.as_ref().is_none_or(|(_, wrapped)| *wrapped);
+        let fed = self
+            .started(py, wrapped)?
+            .run(py, 0, |p| p.finish(), direct_error)?;
+        self.queue.deliver(py, fed)
+    }
+}
+
+impl DirectParser {
+    /// The parser, made at the first call for a response `wrapped` or not; a `ValueError` when
+    /// a later call says otherwise than the first.
+    fn started(
+        &mut self,
+        py: Python<'_>,
+        wrapped: bool,
+    ) -> PyResult<&mut Guarded<DirectJsonParser>> {
+        if let Some((_, first)) = &self.parser
+            && *first != wrapped
+        {
+            return Err(PyValueError::new_err(format!(
+                "A response is either wrapped or not; the first chunk said {}",
+                if *first { "True" } else { "False" }
+            )));
+        }
+        if self.parser.is_none() {
+            let Some(setup) = &self.setup else {
+                return Err(PyRuntimeError::new_err("the parser was not configured"));
+            };
+            let parser = DirectJsonParser::new(
+                setup.validator.clone(),
+                setup.progressive_keys.clone(),
+                setup.mode,
+            );
+            let parser = if wrapped { parser } else { parser.unwrapped() };
+            let guarded = Guarded::new(parser, setup.kit.clone_ref(py));
+            self.parser = Some((guarded, wrapped));
+        }
+        match self.parser.as_mut() {
+            Some((guarded, _)) => Ok(guarded),
+            None => Err(PyRuntimeError::new_err("the parser was not configured")),
+        }
     }
 }
 
@@ -565,6 +688,7 @@ fn snake(name: &str) -> String {
 struct PySplitter {
     splitter: Option<Splitter>,
     kit: Py<Kit>,
+    queue: Queue,
 }
 
 #[pymethods]
@@ -591,18 +715,25 @@ impl PySplitter {
         PySplitter {
             splitter: Some(Splitter::with_config(config)),
             kit,
+            queue: Queue::default(),
         }
     }
 
-    /// The next chunk of bytes: the events it completed, each error in its place.
-    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyBytes>) -> PyResult<Fed<'py>> {
+    /// The next chunk of bytes: the events it completed, up to the first error (raised).
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyBytes>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let bytes = chunk.as_bytes();
-        self.run(py, |s| s.feed(bytes).collect())
+        let fed = self.run(py, |s| s.feed(bytes).collect())?;
+        self.queue.deliver(py, fed)
     }
 
-    /// The end of the stream.
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Fed<'py>> {
-        self.run(py, |s| s.finish().collect())
+    /// The end of the stream, as `feed` answers.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let fed = self.run(py, |s| s.finish().collect())?;
+        self.queue.deliver(py, fed)
     }
 }
 
@@ -784,44 +915,76 @@ fn express_prompt<'py>(
     }
 }
 
-/// The crate's streaming Express parser for one response.
-#[pyclass(module = "a2ui_stream._native")]
-struct ExpressParser(Guarded<express::ExpressParser<'static>>);
+/// The crate's streaming Express parser for one response, the base of the Python
+/// `ExpressParser` (whose `__init__` calls `_configure`).
+#[pyclass(subclass, module = "a2ui_stream._native")]
+#[derive(Default)]
+struct ExpressParser {
+    parser: Option<Guarded<express::ExpressParser<'static>>>,
+    queue: Queue,
+}
 
 #[pymethods]
 impl ExpressParser {
-    /// A parser for a response written in Express against `catalogs`.
+    /// An empty parser: `_configure` makes it ready (the arguments are the subclass's).
     #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> ExpressParser {
+        ExpressParser::default()
+    }
+
+    /// A parser for a response written in Express against `catalogs`.
     #[pyo3(signature = (catalogs, kit, wrapped=true, version_text=None, surface_id=None))]
-    fn new(
+    fn _configure(
+        &mut self,
         py: Python<'_>,
         catalogs: Vec<Bound<'_, PyCatalog>>,
         kit: Py<Kit>,
         wrapped: bool,
         version_text: Option<&str>,
         surface_id: Option<&str>,
-    ) -> PyResult<ExpressParser> {
+    ) -> PyResult<()> {
         let slice = catalog_slice(&catalogs)?;
         let options = options(version_text, surface_id)?;
         match guarded(|| express::ExpressParser::new(slice, options)) {
             Ok(parser) => {
                 let parser = if wrapped { parser } else { parser.unwrapped() };
-                Ok(ExpressParser(Guarded::new(parser, kit)))
+                self.parser = Some(Guarded::new(parser, kit));
+                Ok(())
             }
             Err(e) => Err(PyErr::from_value(e.to_py(py, kit.get())?)),
         }
     }
 
-    /// The next chunk of the response: what it made ready, each error in its place.
-    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyString>) -> PyResult<Fed<'py>> {
-        self.0
-            .feed(py, chunk, |p, text| p.feed(text), express_error)
+    /// Takes the next chunk; returns the parts it made ready.
+    ///
+    /// Raises:
+    ///     A2uiParseError / A2uiValidationError: A statement that does not read or compile.
+    fn parse_chunk<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let fed = self
+            .configured()?
+            .feed(py, chunk, |p, text| p.feed(text), express_error)?;
+        self.queue.deliver(py, fed)
     }
 
-    /// The end of the response.
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Fed<'py>> {
-        self.0
-            .run(py, 0, express::ExpressParser::finish, express_error)
+    /// Ends the response: the statement still open is compiled, held text goes out.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let fed = self
+            .configured()?
+            .run(py, 0, express::ExpressParser::finish, express_error)?;
+        self.queue.deliver(py, fed)
+    }
+}
+
+impl ExpressParser {
+    fn configured(&mut self) -> PyResult<&mut Guarded<express::ExpressParser<'static>>> {
+        self.parser
+            .as_mut()
+            .ok_or_else(|| PyRuntimeError::new_err("the parser was not configured"))
     }
 }
 
