@@ -644,6 +644,17 @@ fn unknown_component() -> Case {
         .done()
 }
 
+/// A bad statement first in a block, before anything opened the surface: the surface still
+/// opens with the statements after it.
+fn bad_first() -> Case {
+    let bad = "sparkle = Sparkle(\"✨\")";
+    let tail = "\nroot = Column([a])\na = Text(\"A\")";
+    Response::new("a bad first statement", Version::V10)
+        .prose("Look:")
+        .block_with_error("<a2ui>\n", "", "", bad, tail, "\n", "</a2ui>")
+        .done()
+}
+
 /// Statements written again: the earlier values show until the later ones arrive.
 fn overwrites(version: Version) -> Case {
     let express = r#"$/name = "Old"
@@ -703,6 +714,7 @@ fn cases() -> &'static [Case] {
             bad_statement(Version::V10),
             bad_statement(Version::V09),
             unknown_component(),
+            bad_first(),
             overwrites(Version::V10),
             overwrites(Version::V09),
             names_defined_later(Version::V10),

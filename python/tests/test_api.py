@@ -194,3 +194,17 @@ def test_express() -> None:
     parts += parser.finish()
     assert parts[0] == a.TextPart("Here.") and parts[-1] == a.TextPart("Enjoy.")
     assert any(isinstance(p, a.A2uiPart) for p in parts)
+
+
+def test_express_error_queue() -> None:
+    # A statement that does not compile raises; the parts before it are its partial results,
+    # and the statements after it come first from the next call.
+    parser = a.ExpressParser([a.BasicCatalog("v1.0")], surface_id="main")
+    with pytest.raises(a.A2uiValidationError) as info:
+        parser.parse_chunk('Hi.\n<a2ui>\nx = Marquee("a")\nroot = Text("ok")\n</a2ui>\nBye.')
+    assert info.value.partial_results == [a.TextPart("Hi.")]
+    rest = parser.parse_chunk("") + parser.finish()
+    assert isinstance(rest[0], a.A2uiPart) and rest[-1] == a.TextPart("Bye.")
+    assert rest[0].a2ui[0]["createSurface"]["surfaceId"] == "main"
+    assert rest[0].a2ui[1]["updateComponents"]["components"][0]["id"] == "root"
+

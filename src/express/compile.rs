@@ -208,6 +208,19 @@ impl<'c> Compiler<'c> {
 
     /// Compiles one statement.
     pub(crate) fn statement(&mut self, statement: &Statement) -> Result<Vec<Output>, ExpressError> {
+        let (scopes, current) = (self.scopes.len(), self.current);
+        let compiled = self.compile(statement);
+        if compiled.is_err() && self.scopes.len() > scopes {
+            // The scope this statement opened went with its `Opened` output, lost in the
+            // error: the next statement opens it again, so what follows still shows.
+            self.scopes.truncate(scopes);
+            self.current = current;
+        }
+        compiled
+    }
+
+    /// See [`Compiler::statement`].
+    fn compile(&mut self, statement: &Statement) -> Result<Vec<Output>, ExpressError> {
         match statement {
             Statement::Surface(call) => self.surface(call),
             Statement::DeleteSurface(call) => {
