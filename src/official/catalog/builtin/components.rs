@@ -77,7 +77,7 @@ impl Writer {
                 own
             }
         } else {
-            let mut parts = vec![ct("ComponentCommon"), r("#/$defs/CatalogComponentCommon")];
+            let mut parts = vec![ct("ComponentCommon"), local("CatalogComponentCommon")];
             if checkable {
                 parts.push(ct("Checkable"));
             }

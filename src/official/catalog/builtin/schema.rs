@@ -287,6 +287,11 @@ pub(super) fn r(target: &str) -> S {
     any().refer(target)
 }
 
+/// A definition of the same document, by name: `{"$ref": "#/$defs/<name>"}`.
+pub(super) fn local(name: &str) -> S {
+    r(&format!("#/$defs/{name}"))
+}
+
 /// `{"allOf": parts}`.
 pub(super) fn all_of(parts: Vec<S>) -> S {
     any().all(parts)

@@ -46,11 +46,6 @@ fn ct(name: &str) -> S {
     r(&format!("{COMMON_TYPES}#/$defs/{name}"))
 }
 
-/// A definition of the same document, by name.
-fn local(name: &str) -> S {
-    r(&format!("#/$defs/{name}"))
-}
-
 /// The message schema.
 pub(super) fn messages() -> Value {
     object()

@@ -31,11 +31,6 @@ fn ct(name: &str) -> S {
     r(&format!("common_types.json#/$defs/{name}"))
 }
 
-/// A definition of the same document, by name.
-fn local(name: &str) -> S {
-    r(&format!("#/$defs/{name}"))
-}
-
 /// The message schema.
 pub(super) fn messages() -> Value {
     object()
