@@ -619,8 +619,13 @@ impl Parser<'_> {
         out
     }
 
-    /// After an element: `,` or the closing bracket; `true` when the list is over.
-    fn separator(&mut self, close: u8, what: &str) -> Result<bool, ExpressError> {
+    /// After an element: `,` or the closing bracket; `true` when the list is over. `what`
+    /// says where the list is, for the error when neither follows (made only then).
+    fn separator(
+        &mut self,
+        close: u8,
+        what: impl FnOnce() -> String,
+    ) -> Result<bool, ExpressError> {
         match self.peek_kind(0) {
             Some(TokenKind::Comma) => {
                 self.next += 1;
@@ -637,8 +642,9 @@ impl Parser<'_> {
             _ => Err(error(
                 self.here(),
                 format!(
-                    "expected ',' or '{}' {what}, found {}",
+                    "expected ',' or '{}' {}, found {}",
                     char::from(close),
+                    what(),
                     self.found()
                 ),
             )),
@@ -659,7 +665,7 @@ impl Parser<'_> {
         if !self.closes(b']') {
             loop {
                 items.push(self.element("the list")?);
-                if self.separator(b']', &format!("in the list opened at byte {at}"))? {
+                if self.separator(b']', || format!("in the list opened at byte {at}"))? {
                     break;
                 }
             }
@@ -712,7 +718,7 @@ impl Parser<'_> {
                     },
                     value,
                 ));
-                if self.separator(b'}', &format!("in the map opened at byte {at}"))? {
+                if self.separator(b'}', || format!("in the map opened at byte {at}"))? {
                     break;
                 }
             }
@@ -744,22 +750,8 @@ impl Parser<'_> {
                 };
                 let value = self.element(&what)?;
                 args.push(Arg { key, value });
-                match self.peek_kind(0) {
-                    Some(TokenKind::Comma | TokenKind::Close(b')')) => {
-                        if self.separator(b')', "")? {
-                            break;
-                        }
-                    }
-                    _ => {
-                        return Err(error(
-                            self.here(),
-                            format!(
-                                "expected ',' or ')' to close the call of {}, found {}",
-                                callee.text,
-                                self.found()
-                            ),
-                        ));
-                    }
+                if self.separator(b')', || format!("to close the call of {}", callee.text))? {
+                    break;
                 }
             }
         }
@@ -776,22 +768,8 @@ impl Parser<'_> {
         if !self.closes(b')') {
             loop {
                 args.push(self.element(&what)?);
-                match self.peek_kind(0) {
-                    Some(TokenKind::Comma | TokenKind::Close(b')')) => {
-                        if self.separator(b')', "")? {
-                            break;
-                        }
-                    }
-                    _ => {
-                        return Err(error(
-                            self.here(),
-                            format!(
-                                "expected ',' or ')' to close the check ?{}, found {}",
-                                name.text,
-                                self.found()
-                            ),
-                        ));
-                    }
+                if self.separator(b')', || format!("to close the check ?{}", name.text))? {
+                    break;
                 }
             }
         }
