@@ -15,7 +15,7 @@ from . import _native
 from ._kit import KIT
 from .catalog import CatalogLike, as_catalog
 from .errors import A2uiCatalogError
-from .parts import Message, ResponsePart
+from .parts import Message
 
 __all__ = ["ExpressParser", "compile", "decompile", "prompt"]
 

@@ -3,7 +3,7 @@ list as it closes, from bytes, with prose between blocks as text events."""
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Union
+from typing import List, Optional, Union
 
 from . import _native
 from ._kit import KIT

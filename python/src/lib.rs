@@ -502,18 +502,8 @@ impl DirectParser {
         py: Python<'_>,
         wrapped: bool,
     ) -> PyResult<&mut Guarded<DirectJsonParser>> {
-        if let Some((_, first)) = &self.parser
-            && *first != wrapped
-        {
-            return Err(PyValueError::new_err(format!(
-                "A response is either wrapped or not; the first chunk said {}",
-                if *first { "True" } else { "False" }
-            )));
-        }
         if self.parser.is_none() {
-            let Some(setup) = &self.setup else {
-                return Err(PyRuntimeError::new_err("the parser was not configured"));
-            };
+            let setup = self.setup.as_ref().ok_or_else(not_configured)?;
             let parser = DirectJsonParser::new(
                 setup.validator.clone(),
                 setup.progressive_keys.clone(),
@@ -523,11 +513,20 @@ impl DirectParser {
             let guarded = Guarded::new(parser, setup.kit.clone_ref(py));
             self.parser = Some((guarded, wrapped));
         }
-        match self.parser.as_mut() {
-            Some((guarded, _)) => Ok(guarded),
-            None => Err(PyRuntimeError::new_err("the parser was not configured")),
+        match &mut self.parser {
+            Some((guarded, first)) if *first == wrapped => Ok(guarded),
+            Some((_, first)) => Err(PyValueError::new_err(format!(
+                "A response is either wrapped or not; the first chunk said {}",
+                if *first { "True" } else { "False" }
+            ))),
+            None => Err(not_configured()),
         }
     }
+}
+
+/// The error for a parser used before `_configure` (a subclass whose `__init__` skipped it).
+fn not_configured() -> PyErr {
+    PyRuntimeError::new_err("the parser was not configured")
 }
 
 /// Parses a whole response at once, as the SDK's `parse_response`; returns `(parts, error)`
@@ -982,9 +981,7 @@ impl ExpressParser {
 
 impl ExpressParser {
     fn configured(&mut self) -> PyResult<&mut Guarded<express::ExpressParser<'static>>> {
-        self.parser
-            .as_mut()
-            .ok_or_else(|| PyRuntimeError::new_err("the parser was not configured"))
+        self.parser.as_mut().ok_or_else(not_configured)
     }
 }
 
