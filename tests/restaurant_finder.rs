@@ -245,6 +245,26 @@ fn run_input(run_id: &str, user: &str, forwarded: Value) -> Value {
     })
 }
 
+/// Posts a run as [`post_run`] does, and says whether its first A2UI surface event arrived
+/// while the mock model was still streaming (`done` not yet set); `None` when none arrived.
+async fn post_run_timing_first_ui(
+    base: &str,
+    input: &Value,
+    done: &AtomicBool,
+) -> (Vec<Event>, Option<bool>) {
+    let mut first_ui_before_mock_done = None;
+    let events = post_run(base, input, |ev| {
+        if let Event::ActivitySnapshot(s) = ev
+            && s.activity_type == A2UI_ACTIVITY_TYPE
+            && first_ui_before_mock_done.is_none()
+        {
+            first_ui_before_mock_done = Some(!done.load(Ordering::SeqCst));
+        }
+    })
+    .await;
+    (events, first_ui_before_mock_done)
+}
+
 /// Posts a run and reads its events as they arrive; `on_event` sees each one on arrival.
 async fn post_run(base: &str, input: &Value, mut on_event: impl FnMut(&Event)) -> Vec<Event> {
     let client = demo::http();
@@ -391,21 +411,13 @@ async fn ui_reaches_the_client_while_the_model_is_still_streaming() {
     // The server speaks v0.8 unless a run asks for another version; this one asks for v0.9.
     let server = mock_server(&api_base, &["--a2ui", "0.8"]).await;
 
-    let mut first_ui_before_mock_done = None;
-    let done = mock.ui_stream_done.clone();
     let input = run_input(
         "run-1",
         "Top 3 Chinese restaurants in New York",
         json!({"a2uiVersion": "v0.9"}),
     );
-    let events = post_run(&server.base, &input, |ev| {
-        if let Event::ActivitySnapshot(s) = ev {
-            if s.activity_type == A2UI_ACTIVITY_TYPE && first_ui_before_mock_done.is_none() {
-                first_ui_before_mock_done = Some(!done.load(Ordering::SeqCst));
-            }
-        }
-    })
-    .await;
+    let (events, first_ui_before_mock_done) =
+        post_run_timing_first_ui(&server.base, &input, &mock.ui_stream_done).await;
 
     assert_eq!(
         first_ui_before_mock_done,

@@ -252,17 +252,9 @@ async fn an_express_model_gets_the_express_prompt_and_its_ui_streams_while_it_wr
     });
     let (mock, api_base) = start_mock(script, Duration::from_millis(15)).await;
     let server = mock_server(&api_base, &["--format", "express"]).await;
-    let done = mock.ui_stream_done.clone();
-    let mut first_ui_before_mock_done = None;
     let input = run_input("run-x", QUERY, json!({}));
-    let events = post_run(&server.base, &input, |ev| {
-        if let Event::ActivitySnapshot(s) = ev {
-            if s.activity_type == A2UI_ACTIVITY_TYPE && first_ui_before_mock_done.is_none() {
-                first_ui_before_mock_done = Some(!done.load(Ordering::SeqCst));
-            }
-        }
-    })
-    .await;
+    let (events, first_ui_before_mock_done) =
+        post_run_timing_first_ui(&server.base, &input, &mock.ui_stream_done).await;
     assert_eq!(
         first_ui_before_mock_done,
         Some(true),
