@@ -41,13 +41,7 @@ fn express_decompiler_suite() {
         return;
     };
     let file = shared.join("a2ui-express/conformance/agent/express/decompiler.yaml");
-    let results = suite::run_file(&file, |case| decompiler_case(case, &shared));
-    assert_eq!(results.len(), 12, "decompiler.yaml should hold 12 cases");
-    assert_eq!(
-        suite::report("decompiler.yaml", &results),
-        0,
-        "decompiler.yaml failures"
-    );
+    suite::check_file(&file, 12, |case| decompiler_case(case, &shared));
 }
 
 #[cfg_attr(
@@ -61,17 +55,7 @@ fn express_prompt_generator_suite() {
         return;
     };
     let file = shared.join("a2ui-express/conformance/agent/express/prompt_generator.yaml");
-    let results = suite::run_file(&file, |case| prompt_case(case, &shared));
-    assert_eq!(
-        results.len(),
-        12,
-        "prompt_generator.yaml should hold 12 cases"
-    );
-    assert_eq!(
-        suite::report("prompt_generator.yaml", &results),
-        0,
-        "prompt_generator.yaml failures"
-    );
+    suite::check_file(&file, 12, |case| prompt_case(case, &shared));
 }
 
 fn decompiler_case(case: &Value, shared: &Path) -> Result<(), String> {

@@ -174,3 +174,13 @@ pub fn report(suite: &str, results: &[(String, Result<(), String>)]) -> usize {
     ));
     failed.len()
 }
+
+/// Runs the suite file `path` with [`run_file`], reports it under its file name with
+/// [`report`], and fails unless it holds `count` cases and none of them failed.
+#[allow(dead_code)] // not every test file that includes this module needs it
+pub fn check_file(path: &Path, count: usize, run_case: impl Fn(&Value) -> Result<(), String>) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("suite");
+    let results = run_file(path, run_case);
+    assert_eq!(results.len(), count, "{name} should hold {count} cases");
+    assert_eq!(report(name, &results), 0, "{name} failures");
+}
